@@ -1,0 +1,118 @@
+"""Card identities and the text notation of RULES.md.
+
+A card *kind* is one of 24 integers ``suit * 6 + rank`` with suits ``S H D C`` (0..3) and ranks
+``A T K Q J 9`` (0..5, lower is higher). The deck holds two copies of every kind, so a hand is an
+``int8[24]`` count vector; hands print sorted by suit, then rank.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+import numpy as np
+
+SUITS = "SHDC"
+RANKS = "ATKQJ9"
+SUIT_SYMBOLS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "♤": "S", "♡": "H", "♢": "D", "♧": "C"}
+SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
+N_KINDS = 24
+COPIES = 2
+DECK_SIZE = N_KINDS * COPIES
+A, T, K, Q, J, NINE = range(6)
+
+
+class CardError(ValueError):
+    """Bad card input: the message names the offending card and is shown as one line."""
+
+
+def kind(suit: int, rank: int) -> int:
+    """Kind index of a (suit, rank) pair."""
+    return suit * 6 + rank
+
+
+def card_name(k: int) -> str:
+    """Text of kind ``k``, e.g. ``card_name(0) == 'AS'``."""
+    return RANKS[k % 6] + SUITS[k // 6]
+
+
+def parse_suit(text: str) -> int:
+    """Suit index of ``'S'``, ``'h'``, ``'♦'``, ``'clubs'``...; CardError otherwise."""
+    t = text.strip().replace("\ufe0f", "")
+    key = SUIT_SYMBOLS.get(t, t[:1].upper() if t.lower() in ("s", "h", "d", "c") or
+                           t.lower() in SUIT_NAMES else "?")
+    if key not in SUITS:
+        raise CardError(f"unknown suit {text!r}: use one of S H D C (or ♠ ♥ ♦ ♣)")
+    return SUITS.index(key)
+
+
+def parse_card(text: str) -> int:
+    """Kind index of one card: rank ``A T K Q J 9`` (or ``10``) then suit ``S H D C`` / symbol."""
+    t = text.strip().replace("\ufe0f", "")
+    for sym, letter in SUIT_SYMBOLS.items():
+        t = t.replace(sym, letter)
+    t = t.upper()
+    if t.startswith("10"):
+        t = "T" + t[2:]
+    if len(t) != 2 or t[0] not in RANKS or t[1] not in SUITS:
+        raise CardError(f"unknown card {text!r}: a card is a rank A T K Q J 9 (or 10) "
+                        "and a suit S H D C (or ♠ ♥ ♦ ♣), e.g. AS, 10H, Q♠")
+    return SUITS.index(t[1]) * 6 + RANKS.index(t[0])
+
+
+def split_cards(text: str) -> list[str]:
+    """Split a hand's text on white space and commas."""
+    return [tok for tok in re.split(r"[\s,;]+", text.strip()) if tok]
+
+
+def parse_cards(cards: str | Iterable[str | int]) -> list[int]:
+    """Kind indices of a hand given as text (``"AS TS 9D"``) or a list of names or kinds."""
+    items = split_cards(cards) if isinstance(cards, str) else list(cards)
+    out = []
+    for c in items:
+        if isinstance(c, (int, np.integer)):
+            if not 0 <= int(c) < N_KINDS:
+                raise CardError(f"unknown card kind {c!r}: kinds are 0..23")
+            out.append(int(c))
+        else:
+            out.append(parse_card(str(c)))
+    return out
+
+
+def hand_counts(cards: str | Iterable[str | int] | np.ndarray, size: int | None = None) -> np.ndarray:
+    """Count vector ``int8[24]`` of a hand; checks copies (at most two) and, if given, the size.
+
+    A count vector passes through (checked). Raises CardError naming the bad card.
+
+    >>> hand_counts("AS 10S K♠").tolist()[:3]
+    [1, 1, 1]
+    """
+    if isinstance(cards, np.ndarray) and cards.shape == (N_KINDS,):
+        counts = cards.astype(np.int8)
+        bad = np.flatnonzero((counts < 0) | (counts > COPIES))
+        if bad.size:
+            raise CardError(f"impossible count {int(counts[bad[0]])} of {card_name(int(bad[0]))}")
+    else:
+        counts = np.zeros(N_KINDS, np.int8)
+        for k in parse_cards(cards):
+            counts[k] += 1
+            if counts[k] > COPIES:
+                raise CardError(f"a third copy of {card_name(k)}: the deck has only two")
+    n = int(counts.sum())
+    if size is not None and n != size:
+        raise CardError(f"a hand has {size} cards, got {n}")
+    return counts
+
+
+def counts_to_kinds(counts: np.ndarray) -> np.ndarray:
+    """The kinds of a count vector, sorted (one entry per copy)."""
+    return np.repeat(np.arange(N_KINDS), np.asarray(counts, np.int64))
+
+
+def format_hand(counts: np.ndarray) -> str:
+    """Text of a count vector, sorted by suit then rank: ``'AS AS TS 9D'``."""
+    return format_kinds(counts_to_kinds(counts))
+
+
+def format_kinds(kinds: Iterable[int]) -> str:
+    """Text of a list of kinds, in the order given."""
+    return " ".join(card_name(int(k)) for k in kinds)

@@ -1,0 +1,233 @@
+"""The ``pinochle-sim`` command line: every command calls the public functions and only formats.
+
+User errors (bad card, wrong hand size, unknown variant or option) print one line and exit 2.
+"""
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import sys
+import tempfile
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+from . import __version__
+from .cards import CardError, hand_counts
+from .variants import DEFAULT, PRESETS, SEED, VariantError, format_value, variant
+
+
+class UserError(ValueError):
+    """A bad command-line value that is not a card or variant error."""
+
+
+# --------------------------------------------------------------------------------------------
+# Output helpers.
+
+@contextlib.contextmanager
+def atomic_write(path: str | Path, mode: str = "w") -> Iterator:
+    """Write to a temporary file beside ``path`` and rename it into place only on success."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, mode) as fh:
+            yield fh
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+
+
+def table(rows: list[list], header: list[str], align: str | None = None) -> str:
+    """A plain-text table; ``align`` holds 'l' or 'r' per column (default: first left, rest right)."""
+    cells = [[str(c) for c in header]] + [[str(c) for c in r] for r in rows]
+    widths = [max(len(r[i]) for r in cells) for i in range(len(header))]
+    align = align or "l" + "r" * (len(header) - 1)
+    fmt = lambda r: "  ".join(c.ljust(w) if a == "l" else c.rjust(w)  # noqa: E731
+                              for c, w, a in zip(r, widths, align)).rstrip()
+    return "\n".join([fmt(cells[0]), "  ".join("-" * w for w in widths)] + [fmt(r) for r in cells[1:]])
+
+
+def one_in(p: float) -> str:
+    """A probability as '1 in N' (what seed 004's odds column means)."""
+    if p <= 0:
+        return "never"
+    if p >= 0.5:
+        return f"{p:.0%}"
+    n = 1 / p
+    return f"1 in {n:,.0f}" if n >= 10 else f"1 in {n:.1f}"
+
+
+# --------------------------------------------------------------------------------------------
+# Commands.
+
+def cmd_variants(args: argparse.Namespace) -> None:
+    if args.spec is None:
+        rows = []
+        for name, v in PRESETS.items():
+            rows.append([name + (" (default)" if name == DEFAULT else ""), f"seed {SEED[name]}",
+                         v.trick_total, v.opening_bid, v.pass_cards, v.target])
+        print(table(rows, ["variant", "source", "trick points", "opening bid", "cards passed",
+                           "game to"]))
+        print("\npinochle-sim variants NAME  lists every option; override any as NAME:option=value,...")
+        return
+    v = variant(args.spec)
+    if args.json:
+        print(json.dumps({"variant": v.spec, "options": v.options(),
+                          "sources": {k: v.source(k) for k in v.options()}}, indent=2))
+        return
+    import dataclasses
+    rows = [[f.name, format_value(getattr(v, f.name)), v.source(f.name)]
+            for f in dataclasses.fields(v) if f.name != "name"]
+    print(f"{v.spec}: {v.trick_total} trick points a hand\n")
+    print(table(rows, ["option", "value", "source"], "lrl"))
+
+
+def cmd_meld(args: argparse.Namespace) -> None:
+    from .meld import meld, meld_all_trumps, refused_cards
+
+    v = args.variant
+    hand = hand_counts(args.hand, None if args.any_size else v.hand_size)
+    melds = [meld(hand, args.trump, v)] if args.trump else meld_all_trumps(hand, v)
+    refused = refused_cards(args.declare, hand, melds[0].trump, v) if args.declare else None
+    if args.json:
+        out = {"variant": v.spec, "hand": args.hand, "melds": [m.as_dict() for m in melds]}
+        if refused is not None:
+            out["refused"] = refused
+        print(json.dumps(out, indent=2))
+        return
+    from .cards import format_hand
+    print(f"{format_hand(hand)}  ({v.spec})")
+    for m in melds:
+        print(f"\ntrump {m.trump}: {m.total}")
+        if m.items:
+            print(table([[i.name, " ".join(i.cards), i.points] for i in m.items],
+                        ["combination", "cards", "points"], "llr"))
+    if refused is not None:
+        print(f"\nrefused (make no meld): {' '.join(refused) or 'none'}")
+
+
+def cmd_odds(args: argparse.Namespace) -> None:
+    from .odds import EVENTS, exact_odds, simulate_meld
+
+    v = args.variant
+    report = exact_odds(v)
+    sim = simulate_meld(v, args.deals, args.seed, progress=not args.quiet) if args.deals else None
+    if sim is not None:
+        report["simulated"] = {
+            "deals": sim.deals, "seed": sim.seed,
+            "events": {k: {"p": sim.p_hand[k], "se": sim.se_hand[k]} for k in sim.p_hand},
+            "events_at_table": {k: {"p": sim.p_table[k], "se": sim.se_table[k]}
+                                for k in report["events_at_table"]},
+            "mean_meld_fixed_trump": {"mean": sim.mean_meld["fixed_trump"],
+                                      "se": sim.se_mean_meld["fixed_trump"]},
+            "mean_meld_best_trump": {"mean": sim.mean_meld["best_trump"],
+                                     "se": sim.se_mean_meld["best_trump"]},
+        }
+    report["version"] = __version__
+    if args.out:
+        with atomic_write(args.out) as fh:
+            json.dump(report, fh, indent=2)
+    if args.json:
+        print(json.dumps(report, indent=2))
+        return
+    header = ["combination (one 12-card hand)", "exact", "odds", "at the table"]
+    if sim:
+        header += ["simulated", "s.e.", "z"]
+    rows = []
+    for e in EVENTS:
+        p = report["events"][e.name]
+        row = [e.label, f"{p:.6f}", one_in(p), f"{report['events_at_table'].get(e.name, float('nan')):.4f}"
+               if e.per_kind else ""]
+        if sim:
+            q, se = sim.p_hand[e.name], sim.se_hand[e.name]
+            row += [f"{q:.6f}", f"{se:.6f}", f"{(q - p) / se:+.1f}" if se > 0 else ""]
+        rows.append(row)
+    for key, label in (("fixed_trump", "mean meld, trump named first"),
+                       ("best_trump", "mean meld, the hand's best trump")):
+        x = report[f"mean_meld_{key}"]
+        row = [label, f"{x:.3f}", "", ""]
+        if sim:
+            m, se = sim.mean_meld[key], sim.se_mean_meld[key]
+            row += [f"{m:.3f}", f"{se:.3f}", f"{(m - x) / se:+.1f}"]
+        rows.append(row)
+    print(f"Meld odds, {v.spec} (exact: counted over all {48}-card deals)")
+    if sim:
+        print(f"simulated: {sim.deals:,} deals, seed {sim.seed}; s.e. per deal")
+    print(table(rows, header))
+    q = report["meld_best_trump"]["quantiles"]
+    print(f"\nbest-trump meld quantiles: " + ", ".join(f"{float(k):.0%} {x}" for k, x in q.items()))
+    if args.out:
+        print(f"wrote {args.out}")
+
+
+COMMANDS: dict[str, Callable[[argparse.Namespace], None]] = {
+    "variants": cmd_variants, "meld": cmd_meld, "odds": cmd_odds,
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="pinochle-sim", description=(
+        "Monte Carlo bidding analysis for four-handed partnership Pinochle."))
+    p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    p.add_argument("--threads", type=int, default=None, help="threads for parallel kernels (default: all)")
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def add_variant(sp: argparse.ArgumentParser) -> None:
+        sp.add_argument("--variant", "-v", default=DEFAULT,
+                        help=f"variant, with options: NAME[:opt=value,...] (default {DEFAULT}); "
+                             f"presets: {', '.join(PRESETS)}")
+
+    s = sub.add_parser("variants", help="list the variants, or every option of one")
+    s.add_argument("spec", nargs="?", help="variant NAME[:opt=value,...]")
+    s.add_argument("--json", action="store_true")
+
+    s = sub.add_parser("meld", help="score a hand's meld, combination by combination")
+    s.add_argument("hand", help='the cards, e.g. "AS TS KS QS JS 9D ..." (10, T and ♠♥♦♣ accepted)')
+    s.add_argument("--trump", "-t", help="trump suit S H D C; without it every trump, best first")
+    s.add_argument("--declare", help="cards laid down: report those that make no meld (seed 000)")
+    s.add_argument("--any-size", action="store_true", help="allow a hand of any size")
+    s.add_argument("--json", action="store_true")
+    add_variant(s)
+
+    s = sub.add_parser("odds", help="exact meld odds for one hand (and simulated, with --deals)")
+    add_variant(s)
+    s.add_argument("--deals", type=int, default=0, help="also simulate this many deals")
+    s.add_argument("--seed", type=int, default=1)
+    s.add_argument("--json", action="store_true")
+    s.add_argument("--out", help="also write the report as JSON here")
+    s.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        if isinstance(getattr(args, "variant", None), str):
+            args.variant = variant(args.variant)
+        for name in ("deals", "seed"):
+            if getattr(args, name, 0) is not None and getattr(args, name, 0) < 0:
+                raise UserError(f"--{name} must be >= 0, got {getattr(args, name)}")
+        if args.threads is not None:
+            from ._numba import set_threads
+            set_threads(args.threads)
+        if getattr(args, "trump", None):
+            from .cards import parse_suit
+            parse_suit(args.trump)
+        COMMANDS[args.command](args)
+    except (CardError, VariantError, UserError) as e:
+        print(f"pinochle-sim: error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("pinochle-sim: interrupted", file=sys.stderr)
+        return 130
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
+

@@ -1,0 +1,457 @@
+"""Rule variants as data: one frozen ``Variant`` per table of rules, presets in one registry.
+
+Every option of RULES.md's table is a field; any field can be overridden by name, in Python
+(``variant("thousand", must_trump=False)``) or as text (``"thousand:must_trump=false,last_trick=0"``).
+Kernels never read a ``Variant``: they read the flat arrays of :func:`compile_variant`.
+"""
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import functools
+import math
+import typing
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+import numpy as np
+
+from .cards import DECK_SIZE
+
+Pair = tuple[int, int]
+
+#: Meld combinations scored from a count table; the order is the row order of ``meld_values``.
+COMBOS = ("run", "royal_marriage", "marriage", "pinochle", "aces_around", "kings_around",
+          "queens_around", "jacks_around", "nine_of_trump")
+RUN, ROYAL, MARRIAGE, PINOCHLE, ACES, KINGS, QUEENS, JACKS, DIX = range(len(COMBOS))
+
+RUN_MARRIAGE = ("separate", "included", "extra_card")
+ALL_PASS = ("throw_in", "dealer_stuck")
+FIRST_LEAD = ("bidder", "dealer_left")
+NO_TRICK = ("none", "side_scores_nothing", "bidder_meld_void", "no_counter_meld_void")
+BOTH_PAST = ("higher_wins", "bidder_wins")
+
+CHOICES: dict[str, tuple[str, ...]] = {
+    "run_marriage": RUN_MARRIAGE, "all_pass": ALL_PASS, "first_lead": FIRST_LEAD,
+    "no_trick": NO_TRICK, "both_past": BOTH_PAST,
+}
+
+
+class VariantError(ValueError):
+    """Unknown variant or option, or an impossible value: the message names it."""
+
+
+def _opt(doc: str, default: typing.Any = dataclasses.MISSING) -> typing.Any:
+    return field(default=default, metadata={"doc": doc})
+
+
+@dataclass(frozen=True, kw_only=True)
+class Variant:
+    """One table's rules. Fields are the options of RULES.md; see ``pinochle-sim variants NAME``."""
+
+    name: str = _opt("preset the options start from")
+    # Table shape: room for three-hand (15 cards, kitty 3), which is not built yet.
+    players: int = _opt("players at the table", 4)
+    hand_size: int = _opt("cards dealt to each player", 12)
+    kitty: int = _opt("cards dealt to the kitty", 0)
+    # Tricks.
+    card_points: tuple[int, ...] = _opt("trick points of A/T/K/Q/J/9")
+    last_trick: int = _opt("bonus for winning the last trick")
+    # Auction.
+    opening_bid: int = _opt("lowest first bid")
+    raise_min: int = _opt("smallest raise over the standing bid")
+    raise_step: int = _opt("bids move in multiples of this")
+    jump_bids: bool = _opt("raises larger than raise_min allowed")
+    forced_open: bool = _opt("dealer+1 is in at the opening bid without choosing", False)
+    all_pass: str = _opt("when nobody bids: throw_in (next dealer deals) or dealer_stuck")
+    stuck_bid: int = _opt("the contract a stuck dealer takes (all_pass=dealer_stuck)", 0)
+    # Passing and play.
+    pass_cards: int = _opt("cards the partner passes to the bidder and the bidder passes back")
+    first_lead: str = _opt("who leads the first trick: bidder or dealer_left")
+    must_head: bool = _opt("must beat the winning card of the suit led when following")
+    must_trump: bool = _opt("must trump when void in the suit led")
+    must_overtrump: bool = _opt("must beat a winning trump when trumping")
+    # Meld, single / double.
+    run: Pair = _opt("A-T-K-Q-J of trump, single/double")
+    royal_marriage: Pair = _opt("K+Q of trump, single/double")
+    marriage: Pair = _opt("K+Q of another suit, single/double")
+    pinochle: Pair = _opt("Q of spades + J of diamonds, single/double")
+    aces_around: Pair = _opt("an ace of every suit, single/double")
+    kings_around: Pair = _opt("a king of every suit, single/double")
+    queens_around: Pair = _opt("a queen of every suit, single/double")
+    jacks_around: Pair = _opt("a jack of every suit, single/double")
+    nine_of_trump: Pair = _opt("nine of trump: one / both")
+    run_marriage: str = _opt("how a run and its K-Q count: separate (also a royal marriage), "
+                             "included (an extra K+Q is a royal marriage), extra_card "
+                             "(each trump K or Q beyond the run's adds extra_king_queen)")
+    extra_king_queen: int = _opt("value of each trump K or Q beyond a run (run_marriage=extra_card)", 0)
+    # Scoring and game end.
+    min_tricks: int = _opt("tricks the bidding side must also take")
+    no_trick: str = _opt("rule for a side that takes no trick / no counter: none, "
+                         "side_scores_nothing, bidder_meld_void, no_counter_meld_void")
+    target: int = _opt("game to")
+    both_past: str = _opt("both sides past the target: higher_wins (tie plays on) or bidder_wins")
+    set_out: int | None = _opt("a side at or below this ends the match after the hand (none: no rule)", None)
+    # Optional rules, off by default.
+    five_nines: bool = _opt("five nines and no meld throw the hand in before bidding (004)", False)
+
+    def __post_init__(self) -> None:
+        for f in dataclasses.fields(self):
+            _check_value(f.name, getattr(self, f.name))
+        if self.players != 4 or self.kitty != 0:
+            raise VariantError("players/kitty: only four-hand Pinochle is built so far "
+                               "(the three-hand variant is planned)")
+        if self.players * self.hand_size + self.kitty != DECK_SIZE:
+            raise VariantError(f"hand_size={self.hand_size}: {self.players} hands of "
+                               f"{self.hand_size} plus a kitty of {self.kitty} is not {DECK_SIZE}")
+        if self.pass_cards > self.hand_size:
+            raise VariantError(f"pass_cards={self.pass_cards}: more than a hand")
+        if self.raise_min % self.raise_step:
+            raise VariantError(f"raise_min={self.raise_min} is not a multiple of "
+                               f"raise_step={self.raise_step}")
+        if self.all_pass == "dealer_stuck" and self.stuck_bid <= 0:
+            raise VariantError("stuck_bid must be positive when all_pass=dealer_stuck")
+        if self.target <= 0:
+            raise VariantError(f"target={self.target}: must be positive")
+
+    # Derived figures.
+    @property
+    def trick_total(self) -> int:
+        """Trick points in a hand: every card's points plus the last-trick bonus."""
+        return 8 * sum(self.card_points) + self.last_trick
+
+    @property
+    def spec(self) -> str:
+        """The variant as text: preset name plus the options that differ from it."""
+        base = PRESETS[self.name]
+        diff = [f"{f.name}={format_value(getattr(self, f.name))}" for f in dataclasses.fields(self)
+                if getattr(self, f.name) != getattr(base, f.name)]
+        return self.name + (":" + ",".join(diff) if diff else "")
+
+    def options(self) -> dict[str, typing.Any]:
+        """Every option with its value (JSON-ready)."""
+        return {f.name: (list(v) if isinstance(v := getattr(self, f.name), tuple) else v)
+                for f in dataclasses.fields(self)}
+
+    def source(self, option: str) -> str:
+        """Where an option's value comes from: the seed text, or the decision of RULES.md."""
+        return SOURCES[self.name].get(option, _DEFAULT_SOURCE.get(option, f"seed {SEED[self.name]}"))
+
+    def with_options(self, **overrides: typing.Any) -> Variant:
+        """A copy with options replaced (values may be text, as on the command line)."""
+        names = option_names()
+        for key in overrides:
+            if key not in names or key == "name":
+                raise VariantError(_unknown("option", key, sorted(names - {"name"})))
+        parsed = {k: parse_value(k, v) if isinstance(v, str) else _coerce(k, v)
+                  for k, v in overrides.items()}
+        return dataclasses.replace(self, **parsed)
+
+
+def option_names() -> set[str]:
+    return {f.name for f in dataclasses.fields(Variant)}
+
+
+def _unknown(what: str, given: str, valid: list[str]) -> str:
+    close = difflib.get_close_matches(given, valid, n=1)
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    return f"unknown {what} {given!r}{hint}; valid: {', '.join(valid)}"
+
+
+_TYPES = typing.get_type_hints(Variant)
+
+
+def _kind(name: str) -> str:
+    t = _TYPES[name]
+    if name in CHOICES or name == "name":
+        return "choice"
+    if t is bool:
+        return "bool"
+    if t is int:
+        return "int"
+    if t == int | None:
+        return "int_or_none"
+    return "ints"
+
+
+def _check_value(name: str, value: typing.Any) -> None:
+    kind = _kind(name)
+    bad = None
+    if name == "name":
+        if value not in PRESETS_DATA:
+            raise VariantError(_unknown("variant", value, list(PRESETS_DATA)))
+    elif kind == "choice":
+        if value not in CHOICES[name]:
+            raise VariantError(f"{name}={value!r}: valid values are {', '.join(CHOICES[name])}")
+    elif kind == "bool":
+        bad = not isinstance(value, bool)
+    elif kind == "int":
+        bad = not isinstance(value, int) or isinstance(value, bool) or (value < 0 and name != "set_out")
+    elif kind == "int_or_none":
+        bad = value is not None and (not isinstance(value, int) or isinstance(value, bool))
+    else:
+        want = 6 if name == "card_points" else 2
+        bad = (not isinstance(value, tuple) or len(value) != want
+               or not all(isinstance(v, int) and v >= 0 for v in value))
+    if bad:
+        raise VariantError(f"{name}={format_value(value)}: expected {_EXPECT[kind](name)}")
+
+
+_EXPECT = {
+    "bool": lambda n: "true or false",
+    "int": lambda n: "a whole number >= 0",
+    "int_or_none": lambda n: "a whole number or none",
+    "ints": lambda n: ("six numbers A/T/K/Q/J/9, e.g. 11/10/4/3/2/0" if n == "card_points"
+                       else "single/double, e.g. 150/300"),
+    "choice": lambda n: ", ".join(CHOICES.get(n, ())),
+}
+
+
+def _coerce(name: str, value: typing.Any) -> typing.Any:
+    if isinstance(value, list):
+        return tuple(value)
+    return value
+
+
+def parse_value(name: str, text: str) -> typing.Any:
+    """Value of option ``name`` from its text form (``true``, ``150/300``, ``none``, ``10``)."""
+    kind = _kind(name)
+    t = text.strip()
+    try:
+        if kind == "bool":
+            low = t.lower()
+            if low in ("true", "yes", "on", "1"):
+                return True
+            if low in ("false", "no", "off", "0"):
+                return False
+            raise ValueError
+        if kind == "int":
+            return int(t)
+        if kind == "int_or_none":
+            return None if t.lower() in ("none", "off", "") else int(t)
+        if kind == "ints":
+            return tuple(int(x) for x in t.replace(",", "/").split("/"))
+    except ValueError:
+        raise VariantError(f"{name}={text!r}: expected {_EXPECT[kind](name)}") from None
+    return t
+
+
+def format_value(value: typing.Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, tuple):
+        return "/".join(str(v) for v in value)
+    if value is None:
+        return "none"
+    return str(value)
+
+
+# --------------------------------------------------------------------------------------------
+# Presets. Values follow RULES.md's table; where a text is silent RULES.md decides (see SOURCES).
+
+_MELD_250 = dict(royal_marriage=(40, 80), marriage=(20, 40), pinochle=(40, 300))
+_MELD_25 = dict(run=(15, 150), royal_marriage=(4, 8), marriage=(2, 4), pinochle=(4, 30),
+                aces_around=(10, 100), kings_around=(8, 80), queens_around=(6, 60),
+                jacks_around=(4, 40), nine_of_trump=(1, 2), run_marriage="included")
+_CLASSIC_MELD = dict(_MELD_250, run=(150, 1500), aces_around=(100, 1000), kings_around=(80, 800),
+                     queens_around=(60, 600), jacks_around=(40, 400), nine_of_trump=(10, 20))
+_TRICKS_25 = dict(card_points=(1, 1, 1, 0, 0, 0), last_trick=1)
+_STRICT_PLAY = dict(first_lead="bidder", must_head=True, must_trump=True, must_overtrump=True)
+
+PRESETS_DATA: dict[str, dict[str, typing.Any]] = {
+    "thousand": dict(
+        card_points=(11, 10, 4, 3, 2, 0), last_trick=10,
+        opening_bid=40, raise_min=5, raise_step=1, jump_bids=True, all_pass="throw_in",
+        pass_cards=0, first_lead="dealer_left", must_head=False, must_trump=True,
+        must_overtrump=False, run=(150, 300), **_MELD_250, aces_around=(100, 200),
+        kings_around=(80, 160), queens_around=(60, 120), jacks_around=(40, 80),
+        nine_of_trump=(0, 0), run_marriage="separate", min_tricks=0, no_trick="none",
+        target=1000, both_past="higher_wins", set_out=-1000),
+    "modern-15": dict(
+        **_TRICKS_25, opening_bid=15, raise_min=1, raise_step=1, jump_bids=True,
+        all_pass="dealer_stuck", stuck_bid=15, pass_cards=0, **_STRICT_PLAY, **_MELD_25,
+        min_tricks=0, no_trick="none", target=150, both_past="bidder_wins"),
+    "modern": dict(
+        **_TRICKS_25, opening_bid=26, raise_min=1, raise_step=1, jump_bids=False,
+        all_pass="dealer_stuck", stuck_bid=25, pass_cards=3, **_STRICT_PLAY, **_MELD_25,
+        min_tricks=1, no_trick="side_scores_nothing", target=150, both_past="bidder_wins"),
+    "classic": dict(
+        card_points=(10, 10, 10, 0, 0, 0), last_trick=10,
+        opening_bid=250, raise_min=10, raise_step=10, jump_bids=True, all_pass="throw_in",
+        pass_cards=0, **_STRICT_PLAY, **_CLASSIC_MELD, run_marriage="included",
+        min_tricks=0, no_trick="bidder_meld_void", target=1500, both_past="bidder_wins"),
+    "classic-pass4": dict(
+        card_points=(10, 10, 10, 0, 0, 0), last_trick=0,
+        opening_bid=250, raise_min=10, raise_step=10, jump_bids=True, forced_open=True,
+        all_pass="throw_in", pass_cards=4, **_STRICT_PLAY, **_CLASSIC_MELD,
+        run_marriage="extra_card", extra_king_queen=20,
+        min_tricks=0, no_trick="no_counter_meld_void", target=1500, both_past="bidder_wins"),
+}
+SEED = {"thousand": "000", "modern-15": "001", "modern": "002", "classic": "003",
+        "classic-pass4": "004"}
+DEFAULT = "thousand"
+
+_DEFAULT_SOURCE = {
+    "players": "RULES.md: four-hand (three-hand is its own variant, not built yet)",
+    "hand_size": "RULES.md: 48 cards, 12 each", "kitty": "RULES.md: no kitty in four-hand",
+    "five_nines": "004 optional rule, off by default (RULES.md)",
+    "set_out": "RULES.md: no such rule",
+    "extra_king_queen": "RULES.md: not used with this run_marriage",
+    "stuck_bid": "RULES.md: not used with this all_pass",
+    "forced_open": "RULES.md: the opening bid is free",
+}
+SOURCES: dict[str, dict[str, str]] = {
+    "thousand": {
+        "card_points": "000: 'aces are worth eleven, tens ten, kings four, queens three and jacks two'",
+        "last_trick": "000: 'The last trick of the hand is worth an extra ten'",
+        "opening_bid": "000: 'Bidding starts at forty'",
+        "raise_min": "000: 'Each bid must beat the last by at least five'",
+        "raise_step": "000: 'at least five, and a jump is allowed' (any amount from five up)",
+        "jump_bids": "000: 'a jump is allowed'",
+        "all_pass": "000: 'If nobody bids, the hand is thrown in and the next dealer deals again'",
+        "pass_cards": "000: 'There is no passing at that point'",
+        "first_lead": "000: 'The seat left of the dealer leads the first trick, not the bid winner'",
+        "must_head": "000: follow suit only; no duty to beat (RULES.md)",
+        "must_trump": "000: 'you must trump in, even when it cannot win. A table can switch that rule off'",
+        "must_overtrump": "000: 'even when it cannot win' (no duty to overtrump, RULES.md)",
+        "run": "000: 'A trump run, ace to jack, is a hundred and fifty ... two runs are 300'",
+        "royal_marriage": "000: 'Trump king and queen are a marriage, forty ... two royal marriages 80'",
+        "marriage": "000: 'Other marriages, twenty'",
+        "pinochle": "000: 'a pinochle, worth forty. Two of them are worth three hundred'",
+        "aces_around": "000: 'aces a hundred ... all eight aces 200'",
+        "kings_around": "000: 'kings eighty' (double: twice, 'Hold two of a meld and it pays twice')",
+        "queens_around": "000: 'queens sixty' (double: twice)",
+        "jacks_around": "000: 'jacks forty' (double: twice)",
+        "nine_of_trump": "000: the nine is 'worth nothing ... no part of a run': no such meld",
+        "run_marriage": "000: 'a full trump run is worth a hundred and ninety, not a hundred and fifty'",
+        "min_tricks": "000: no trick requirement", "no_trick": "000: 'Meld counts even if your side takes no tricks'",
+        "target": "000: 'The first side to a thousand points wins'",
+        "both_past": "000: 'If both sides are at or past a thousand, whoever has more wins. An exact tie continues'",
+        "set_out": "000: 'A side at minus a thousand or lower is set out'",
+    },
+    "modern-15": {
+        "card_points": "001: 'Aces 1, Tens 1, Kings 1, Queens 0, Jacks 0, Nines 0'",
+        "last_trick": "001: 'The last trick is always worth 1 points'",
+        "opening_bid": "001: 'A minimum opening bid is 15'",
+        "raise_min": "001: 'Each bid must be greater than the previous one'",
+        "jump_bids": "001: any greater bid",
+        "all_pass": "001: 'If no one bids the dealer gets the contract at 15'",
+        "stuck_bid": "001: 'the dealer gets the contract at 15'",
+        "pass_cards": "001: no passing", "first_lead": "001: 'The high bidder leads the play'",
+        "must_head": "001: 'Each player must play a winning card against those played so far'",
+        "must_trump": "001: 'if a player cannot follow suit, but has trump, they must play trump'",
+        "must_overtrump": "001: 'can play a trump card higher than any other trump ... must do so'",
+        "run": "001: 'Run ... 15 points ... A double run ... 150 points'",
+        "pinochle": "001: 'Pinochle ... 4 points', 'Double pinochle ... 30 points'",
+        "aces_around": "001: '10 points ... worth 10 times the value of a single around'",
+        "run_marriage": "RULES.md: the run includes its marriage",
+        "target": "RULES.md: 150 (not in the text)", "both_past": "RULES.md: bidding side wins",
+    },
+    "modern": {
+        "opening_bid": "002: 'The default Starting bid is 25' (so the first raise is 26)",
+        "raise_min": "002: 'each raise adds one'", "jump_bids": "002: 'each raise adds one'",
+        "all_pass": "002: 'If everyone before the dealer passes without raising, the dealer takes the Starting bid'",
+        "stuck_bid": "002: 'The default Starting bid is 25'",
+        "pass_cards": "002: 'the partner passes three cards first ... then passes three cards back'",
+        "first_lead": "002: 'The bid winner chooses Trump and leads the first trick'",
+        "must_head": "002: 'Beat the winning card when you can ... even when your partner is winning'",
+        "must_trump": "002: 'Play Trump when you cannot follow suit'",
+        "must_overtrump": "002: 'If Trump is already winning, play a higher Trump if you can'",
+        "run_marriage": "002: 'A run already includes one Trump marriage ... An extra Trump marriage adds 4'",
+        "nine_of_trump": "002: 'Nine of Trump ... 1 ... 2'",
+        "min_tricks": "002: 'Required tricks, which defaults to one'",
+        "no_trick": "002: 'A team that takes no tricks scores nothing'",
+        "target": "002: 'The default target is 150'",
+        "both_past": "002: 'If both teams reach the target in the same hand, the bidding team wins'",
+    },
+    "classic": {
+        "card_points": "003: 'each ace, 10, and king is worth 10 points'",
+        "last_trick": "003: 'The last trick is worth an extra 10. That is 250 points'",
+        "opening_bid": "003: 'The minimum opening bid is 250'",
+        "raise_min": "003: 'raises go up in tens'", "raise_step": "003: 'raises go up in tens'",
+        "all_pass": "RULES.md: thrown in", "pass_cards": "003: no passing",
+        "first_lead": "003: 'The winning bidder leads the first trick'",
+        "must_head": "003: 'you must beat the highest card played so far if you can'",
+        "must_trump": "003: 'If you are void in the led suit you must trump'",
+        "must_overtrump": "003: 'if a trump has already been played you must beat it if you can'",
+        "run_marriage": "RULES.md: the run includes its marriage (classic scoring, as 002 x10)",
+        "no_trick": "003: 'If the bidding team takes no tricks at all, their melds score nothing'",
+        "target": "003: 'First team to 1500 points wins'",
+        "both_past": "003: 'If both cross the line, the bidding team is checked first'",
+    },
+    "classic-pass4": {
+        "last_trick": "RULES.md: 0 (not in the text)",
+        "opening_bid": "004: 'first player to dealer's left is \"in\" for 250 points'",
+        "forced_open": "004: 'first player to dealer's left is \"in\" for 250 points'",
+        "raise_min": "004: 'usually in 10 point increments'", "raise_step": "004: '10 point increments'",
+        "all_pass": "RULES.md: cannot happen (forced opening)",
+        "pass_cards": "004: 'His partner will pass four cards to him ... passes four cards ... back'",
+        "first_lead": "004: 'The high bidder leads'",
+        "must_head": "004: 'A player must also \"beat\" the previous high card if he can'",
+        "must_trump": "004: 'in which case they must trump'",
+        "must_overtrump": "004: 'he must beat the highest trump card if he can'",
+        "run": "004: 'run 150 pts ... double run 1500 pts'",
+        "run_marriage": "004: 'Extra King or Queen in trump (only for players with a run) 20 pts'",
+        "extra_king_queen": "004: 'Extra King or Queen in trump ... 20 pts'",
+        "aces_around": "004: '100 aces ... 1000 aces'",
+        "nine_of_trump": "004: '9 in trump suit ... 10 pts'",
+        "no_trick": "004: 'If a team does not pull in any tricks with counter cards, it loses any meld'",
+        "target": "RULES.md: 1500 (not in the text)", "both_past": "RULES.md: bidding side wins",
+        "five_nines": "004: 'Optional rule: If a player is dealt five 9s and has no meld' (off)",
+    },
+}
+
+PRESETS: dict[str, Variant] = {name: Variant(name=name, **opts) for name, opts in PRESETS_DATA.items()}
+
+
+def variant(spec: str | Variant = DEFAULT, **overrides: typing.Any) -> Variant:
+    """A variant from its name or text spec, with options overridden by keyword.
+
+    >>> variant("thousand:must_trump=false").must_trump
+    False
+    >>> variant("classic", last_trick=0).trick_total
+    240
+    """
+    if isinstance(spec, Variant):
+        base = spec
+    else:
+        name, _, opts = spec.strip().partition(":")
+        if name not in PRESETS:
+            raise VariantError(_unknown("variant", name, list(PRESETS)))
+        base = PRESETS[name]
+        text = {}
+        for item in filter(None, (s.strip() for s in opts.split(","))):
+            key, eq, val = item.partition("=")
+            if not eq:
+                raise VariantError(f"option {item!r} has no value: write {item}=VALUE")
+            text[key.strip()] = val
+        base = base.with_options(**text) if text else base
+    return base.with_options(**overrides) if overrides else base
+
+
+# --------------------------------------------------------------------------------------------
+# The compiled form that kernels read.
+
+class Tables(NamedTuple):
+    """Flat arrays of a variant for the kernels (all ``int32``/``int64`` scalars or arrays)."""
+
+    meld_values: np.ndarray  # int32[9, 3]: value of 0, 1, 2 copies of each combination
+    run_mode: int            # index into RUN_MARRIAGE
+    extra_kq: int
+    card_points: np.ndarray  # int32[6]
+
+
+@functools.cache
+def compile_variant(v: Variant) -> Tables:
+    """The arrays kernels read for variant ``v`` (cached per variant)."""
+    mv = np.zeros((len(COMBOS), 3), np.int32)
+    for i, name in enumerate(COMBOS):
+        mv[i, 1:] = getattr(v, name)
+    return Tables(mv, RUN_MARRIAGE.index(v.run_marriage), v.extra_king_queen,
+                  np.asarray(v.card_points, np.int32))
+
+
+def meld_unit(v: Variant) -> int:
+    """Greatest common divisor of every meld value (the meld scale's step)."""
+    vals = [x for name in COMBOS for x in getattr(v, name)] + [v.extra_king_queen]
+    return functools.reduce(math.gcd, vals) or 1

@@ -1,0 +1,22 @@
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import settings
+
+sys.path.insert(0, str(Path(__file__).parent))
+settings.register_profile("ci", max_examples=60, deadline=None)
+settings.load_profile("ci")
+
+
+@pytest.fixture(scope="session")
+def random_hands():
+    """2,000 random 12-card hands (count vectors) from the package's own dealer."""
+    from pinochle_sim.deal import deal
+    return deal(500, seed=12345).reshape(-1, 24)
+
+
+@pytest.fixture
+def rng():
+    return np.random.default_rng(2026)

@@ -1,0 +1,158 @@
+"""Meld: every worked example of RULES.md and the seed texts, the naive twin, and properties."""
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from naive import naive_meld
+
+import pinochle_sim as ps
+from pinochle_sim.meld import meld, meld_table, refused_cards
+from pinochle_sim.variants import PRESETS, RUN_MARRIAGE
+
+
+def total(cards, variant, trump="S"):
+    return meld(cards, trump, variant).total
+
+
+RUN = "AS TS KS QS JS"
+
+
+@pytest.mark.parametrize("cards,variant,points", [
+    # RULES.md "Worked meld examples" (trump spades)
+    (RUN, "thousand", 190), (RUN, "classic", 150), (RUN, "modern", 15),
+    (RUN + " KS", "classic-pass4", 170),
+    (RUN + " KS QS", "classic", 190), (RUN + " KS QS", "classic-pass4", 190),
+    (RUN + " KS QS", "modern", 19),
+    ("QS QS JD JD", "thousand", 300), ("QS QS JD JD", "classic", 300),
+    ("QS QS JD JD", "classic-pass4", 300),
+    ("AS AS AH AH AD AD AC AC", "thousand", 200), ("AS AS AH AH AD AD AC AC", "classic", 1000),
+    ("KS QS KH QH KD QD KC QC", "classic-pass4", 240),
+])
+def test_rules_worked_examples(cards, variant, points):
+    assert total(cards, variant) == points
+
+
+@pytest.mark.parametrize("cards,points", [
+    # seed 000 (thousand)
+    ("QS JD", 40), ("QS QS JD JD", 300), (RUN, 190), (RUN + " " + RUN, 300 + 80),
+    ("AS AS AH AH AD AD AC AC", 200), ("KS KS QS QS", 80), ("KH QH", 20),
+    ("AS AH AD AC", 100), ("KS KH KD KC", 80), ("QH QS QD QC JD", 60 + 40), ("JS JH JD JC", 40),
+    ("9S", 0), ("9S 9S", 0),
+])
+def test_seed_000_thousand(cards, points):
+    assert total(cards, "thousand") == points
+
+
+@pytest.mark.parametrize("cards,points", [
+    # seed 001 (modern-15): arounds 10/8/6/4, doubles ten times, run 15/150, dix 1
+    ("AS AH AD AC", 10), ("KS KH KD KC", 8), ("QH QH QD QC QC QS JD", 6 + 4), ("JS JH JD JC", 4),
+    ("KS KS KH KH KD KD KC KC", 80), ("KS QS", 4), ("KH QH", 2), (RUN, 15), (RUN + " " + RUN, 150),
+    ("9S", 1), ("QS JD", 4), ("QS QS JD JD", 30),
+    ("KS QS KH QH KD QD KC QC", 24),  # 'A marriage in each suit is worth 24 total points'
+    ("KS KS QS", 4),  # 'a queen can be used in one marriage with one king'
+])
+def test_seed_001_modern15(cards, points):
+    assert total(cards, "modern-15") == points
+
+
+@pytest.mark.parametrize("cards,points", [
+    # seed 002 (modern): run includes one trump marriage; extra adds 4; nines 1 / 2
+    (RUN, 15), (RUN + " KS QS", 19), ("9S 9S", 2), ("9H", 0),
+    ("QS JD QH QD QC", 4 + 6),  # 'the Q of spades can count in both Pinochle and Queens around'
+])
+def test_seed_002_modern(cards, points):
+    assert total(cards, "modern") == points
+
+
+def test_seed_003_example():
+    # 'Spades are trump. Your team melds a royal marriage (40) and a pinochle (40) for 80'
+    assert total("KS QS JD", "classic") == 80
+
+
+@pytest.mark.parametrize("cards,points", [
+    # seed 004 table (classic-pass4)
+    (RUN, 150), (RUN + " QS", 170), (RUN + " " + RUN, 1500), ("AS AH AD AC", 100),
+    ("AS AS AH AH AD AD AC AC", 1000), ("KS KS KH KH KD KD KC KC", 800),
+    ("QS QS QH QH QD QD QC QC", 600), ("JS JS JH JH JD JD JC JC", 400),
+    ("QS JD", 40), ("QS QS JD JD", 300), ("KH QH", 20), ("KS QS", 40), ("9S", 10),
+])
+def test_seed_004_classic_pass4(cards, points):
+    assert total(cards, "classic-pass4") == points
+
+
+def test_breakdown_names_and_cards():
+    m = meld("AS TS KS QS JS KS 9S QS JD AH AD AC", "S", "thousand")
+    assert [(i.name, i.points) for i in m.items] == [
+        ("run", 150), ("royal_marriage", 80), ("pinochle", 40), ("aces_around", 100)]
+    assert m.items[0].cards == ("AS", "TS", "KS", "QS", "JS")
+    assert m.total == 370
+    d = meld("AS AS AH AH AD AD AC AC QS QS JD JD", "H", "classic").as_dict()
+    assert [i["name"] for i in d["items"]] == ["double_pinochle", "double_aces"]
+    extra = meld(RUN + " KS", "S", "classic-pass4")
+    assert [(i.name, i.cards) for i in extra.items] == [("run", tuple(RUN.split())),
+                                                        ("extra_king_queen", ("KS",))]
+
+
+def test_all_trumps_best_first():
+    ms = ps.meld_all_trumps("AS TS KS QS JS KH QH 9D 9D 9C 9C JC", "classic")
+    assert [m.trump for m in ms][0] == "S" and ms[0].total == 150 + 20
+    assert [m.total for m in ms] == sorted((m.total for m in ms), reverse=True)
+
+
+def test_refused_cards_seed_000():
+    # 'Cards that make no meld at all are refused.'
+    hand = "AS AS TS KS QS JS 9S AH AD AC 9D JD"
+    assert refused_cards("AS TS KS QS JS 9S", hand, "S", "thousand") == ["9S"]
+    assert refused_cards("AS TS KS QS JS 9S", hand, "S", "classic") == []  # nine of trump melds
+    assert refused_cards("AS AS AH AD AC", hand, "S", "thousand") == ["AS"]  # one copy counts
+    assert refused_cards("QS JD 9D", hand, "H", "thousand") == ["9D"]
+    with pytest.raises(ps.CardError, match="KH is laid down but not in the hand"):
+        refused_cards("KH", hand, "S")
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_kernel_matches_naive_twin(name, random_hands):
+    v = PRESETS[name]
+    table = meld_table(random_hands, v)
+    for h, row in zip(random_hands, table):
+        assert [naive_meld(h, t, v) for t in range(4)] == row.tolist()
+
+
+def test_breakdown_total_matches_kernel(random_hands):
+    for name, v in PRESETS.items():
+        table = meld_table(random_hands[:300], v)
+        for h, row in zip(random_hands[:300], table):
+            assert [meld(h, t, v).total for t in range(4)] == row.tolist()
+
+
+hands = st.lists(st.integers(0, 47), min_size=12, max_size=12, unique=True).map(
+    lambda cards: np.bincount(np.array(cards) // 2, minlength=24).astype(np.int8))
+pairs = st.tuples(st.integers(0, 500), st.integers(0, 2000))
+
+
+@given(hand=hands, run=pairs, royal=pairs, marriage=pairs, pin=pairs, aces=pairs, nine=pairs,
+       mode=st.sampled_from(RUN_MARRIAGE), extra=st.integers(0, 50), trump=st.integers(0, 3))
+def test_variants_are_data(hand, run, royal, marriage, pin, aces, nine, mode, extra, trump):
+    """Any meld table (as data) gives the naive twin's figure, with no kernel change."""
+    v = ps.variant("thousand", run=run, royal_marriage=royal, marriage=marriage, pinochle=pin,
+                   aces_around=aces, nine_of_trump=nine, run_marriage=mode, extra_king_queen=extra)
+    assert meld_table(hand, v)[trump] == naive_meld(hand, trump, v)
+
+
+@given(hand=hands, name=st.sampled_from(list(PRESETS)))
+def test_meld_unchanged_swapping_hearts_and_clubs(hand, name):
+    """Hearts and clubs play the same part when spades or diamonds are trump."""
+    swapped = hand.reshape(4, 6)[[0, 3, 2, 1]].reshape(24)
+    a, b = meld_table(hand, name), meld_table(swapped, name)
+    assert a[0] == b[0] and a[2] == b[2] and a[1] == b[3] and a[3] == b[1]
+
+
+@given(hand=hands, perm=st.permutations(range(4)), name=st.sampled_from(list(PRESETS)))
+def test_meld_unchanged_permuting_suits_without_pinochle(hand, perm, name):
+    """With the pinochle worth nothing, every suit plays the same part: meld follows the trump."""
+    v = ps.variant(name, pinochle=(0, 0))
+    moved = np.empty(24, np.int8)
+    for s in range(4):
+        moved[6 * perm[s]: 6 * perm[s] + 6] = hand[6 * s: 6 * s + 6]
+    a, b = meld_table(hand, v), meld_table(moved, v)
+    assert all(a[s] == b[perm[s]] for s in range(4))

@@ -1,0 +1,87 @@
+"""Every preset against the table of RULES.md, and the override mechanism."""
+import pytest
+
+import pinochle_sim as ps
+from pinochle_sim.variants import PRESETS, VariantError, variant
+
+# RULES.md table, column by column: (card points, last trick, trick total, opening, pass, target)
+TABLE = {
+    "thousand": ((11, 10, 4, 3, 2, 0), 10, 250, 40, 0, 1000),
+    "modern-15": ((1, 1, 1, 0, 0, 0), 1, 25, 15, 0, 150),
+    "modern": ((1, 1, 1, 0, 0, 0), 1, 25, 26, 3, 150),
+    "classic": ((10, 10, 10, 0, 0, 0), 10, 250, 250, 0, 1500),
+    "classic-pass4": ((10, 10, 10, 0, 0, 0), 0, 240, 250, 4, 1500),
+}
+
+
+@pytest.mark.parametrize("name", list(TABLE))
+def test_presets_match_rules_table(name):
+    v = PRESETS[name]
+    pts, last, total, opening, passed, target = TABLE[name]
+    assert (v.card_points, v.last_trick, v.trick_total, v.opening_bid, v.pass_cards, v.target) == (
+        pts, last, total, opening, passed, target)
+
+
+def test_play_obligations_per_variant():
+    # RULES.md rows: first lead, must head, must trump, must overtrump
+    assert [PRESETS[n].first_lead for n in TABLE] == ["dealer_left"] + ["bidder"] * 4
+    assert [PRESETS[n].must_head for n in TABLE] == [False, True, True, True, True]
+    assert all(PRESETS[n].must_trump for n in TABLE)
+    assert [PRESETS[n].must_overtrump for n in TABLE] == [False, True, True, True, True]
+
+
+def test_auction_and_scoring_rows():
+    t, m15, m, c, c4 = (PRESETS[n] for n in TABLE)
+    assert (t.raise_min, t.jump_bids, t.all_pass) == (5, True, "throw_in")            # seed 000
+    assert (m15.raise_min, m15.all_pass, m15.stuck_bid) == (1, "dealer_stuck", 15)     # seed 001
+    assert (m.jump_bids, m.all_pass, m.stuck_bid, m.min_tricks) == (False, "dealer_stuck", 25, 1)  # 002
+    assert (c.raise_min, c.raise_step, c.all_pass) == (10, 10, "throw_in")             # seed 003
+    assert (c4.forced_open, c4.raise_step) == (True, 10)                               # seed 004
+    assert [PRESETS[n].no_trick for n in TABLE] == [
+        "none", "none", "side_scores_nothing", "bidder_meld_void", "no_counter_meld_void"]
+    assert (t.both_past, t.set_out) == ("higher_wins", -1000)
+    assert all(PRESETS[n].both_past == "bidder_wins" for n in list(TABLE)[1:])
+
+
+def test_meld_rows():
+    assert PRESETS["thousand"].run == (150, 300) and PRESETS["classic"].run == (150, 1500)
+    assert PRESETS["modern"].run == (15, 150) and PRESETS["modern-15"].pinochle == (4, 30)
+    assert PRESETS["thousand"].nine_of_trump == (0, 0) and PRESETS["classic"].nine_of_trump == (10, 20)
+    assert PRESETS["classic-pass4"].aces_around == (100, 1000)
+    assert PRESETS["thousand"].aces_around == (100, 200)
+
+
+def test_default_is_thousand():
+    assert ps.variant().name == "thousand"
+
+
+def test_overrides_text_and_python():
+    v = variant("thousand:must_trump=false,last_trick=0")
+    assert (v.must_trump, v.last_trick, v.trick_total) == (False, 0, 240)
+    assert variant("thousand", must_trump=False) == variant("thousand:must_trump=false")
+    assert v.spec == "thousand:last_trick=0,must_trump=false"
+    assert variant(v.spec) == v
+    assert variant("classic:pinochle=40/80").pinochle == (40, 80)
+    assert variant("classic:card_points=11/10/4/3/2/0").trick_total == 250
+    assert variant("thousand:set_out=none").set_out is None
+
+
+@pytest.mark.parametrize("spec,message", [
+    ("thousnd", "unknown variant 'thousnd' \\(did you mean 'thousand'\\?\\)"),
+    ("thousand:must_trumpp=false", "unknown option 'must_trumpp'"),
+    ("thousand:must_trump=maybe", "must_trump='maybe': expected true or false"),
+    ("thousand:run=150", "run=150: expected single/double"),
+    ("thousand:first_lead=dealer", "first_lead='dealer': valid values are bidder, dealer_left"),
+    ("thousand:last_trick=-5", "last_trick=-5: expected a whole number >= 0"),
+    ("thousand:players=3", "only four-hand"),
+    ("thousand:must_trump", "has no value"),
+])
+def test_bad_options_are_refused_by_name(spec, message):
+    with pytest.raises(VariantError, match=message):
+        variant(spec)
+
+
+def test_every_option_has_a_source():
+    for name, v in PRESETS.items():
+        for opt in v.options():
+            assert v.source(opt)

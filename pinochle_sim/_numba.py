@@ -1,12 +1,40 @@
-"""Numba options in one place: every kernel is cached on disk so the CLI starts fast."""
+"""Numba options in one place: every kernel is cached on disk so the CLI starts fast.
+
+Numba's on-disk cache is keyed by each function's own source file, so a kernel cached before a
+change to a kernel it calls in another module would run stale code. The cache therefore lives in
+a folder named by a hash of the whole package's source (``~/.cache/pinochle-sim/<hash>``),
+unless ``NUMBA_CACHE_DIR`` is set; folders of older sources are removed.
+"""
 from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+from pathlib import Path
 
 import numba
 
+
+def _cache_dir() -> Path:
+    h = hashlib.sha1()
+    for p in sorted(Path(__file__).parent.glob("*.py")):
+        h.update(p.name.encode())
+        h.update(p.read_bytes())
+    root = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "pinochle-sim"
+    here = root / h.hexdigest()[:16]
+    if not here.exists() and root.exists():
+        for old in root.iterdir():
+            shutil.rmtree(old, ignore_errors=True)
+    return here
+
+
+if not os.environ.get("NUMBA_CACHE_DIR"):
+    numba.config.CACHE_DIR = str(_cache_dir())
+
 #: Serial kernels (called per hand, or inside a parallel loop).
-njit = numba.njit(cache=True, nogil=True)
+njit = numba.njit(cache=True, nogil=True, error_model="numpy")
 #: Parallel kernels: ``prange`` over deals or blocks of deals.
-pnjit = numba.njit(cache=True, nogil=True, parallel=True)
+pnjit = numba.njit(cache=True, nogil=True, parallel=True, error_model="numpy")
 
 
 def set_threads(n: int | None) -> int:

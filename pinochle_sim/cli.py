@@ -15,6 +15,7 @@ from pathlib import Path
 
 from . import __version__
 from .cards import CardError, hand_counts
+from .play import POLICIES
 from .variants import DEFAULT, PRESETS, SEED, VariantError, format_value, variant
 
 
@@ -164,17 +165,61 @@ def cmd_odds(args: argparse.Namespace) -> None:
         print(f"wrote {args.out}")
 
 
+def cmd_play(args: argparse.Namespace) -> None:
+    from .records import show_record
+    from .records import records
+
+    recs = records(args.variant, args.deals, args.seed, args.start, policy=args.policy)
+    if args.out:
+        with atomic_write(args.out) as fh:
+            for r in recs:
+                fh.write(json.dumps(r) + "\n")
+    if args.show:
+        for r in recs:
+            print(show_record(r, args.variant))
+            print()
+    if args.out:
+        print(f"wrote {len(recs)} hand records to {args.out}")
+    elif not args.show:
+        for r in recs:
+            print(json.dumps(r))
+
+
+def cmd_simulate(args: argparse.Namespace) -> None:
+    from .simulate import simulate
+
+    out = args.out or f"results/sim_{args.variant.name}.parquet"
+    meta = simulate(args.variant, args.deals, args.seed, out, policy=args.policy,
+                    progress=not args.quiet)
+    s = meta["summary"]
+    played = s["hands"] - s["thrown_in"]
+    print(f"{args.variant.spec}: {s['hands']:,} deals in {meta['seconds']:.1f} s "
+          f"({s['hands'] / max(meta['seconds'], 1e-9):,.0f} hands/s); thrown in "
+          f"{s['thrown_in'] / max(s['hands'], 1):.1%}; average winning bid "
+          f"{s['bid_sum'] / max(played, 1):.1f}; made {s['made'] / max(played, 1):.1%}")
+    print(f"wrote {out} and {out}.json")
+
+
 COMMANDS: dict[str, Callable[[argparse.Namespace], None]] = {
-    "variants": cmd_variants, "meld": cmd_meld, "odds": cmd_odds,
+    "variants": cmd_variants, "meld": cmd_meld, "odds": cmd_odds, "play": cmd_play,
+    "simulate": cmd_simulate,
 }
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, with its errors on one line like every other user error."""
+
+    def error(self, message: str):  # type: ignore[override]
+        self.exit(2, f"pinochle-sim: error: {message} (see pinochle-sim --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="pinochle-sim", description=(
+    p = _Parser(prog="pinochle-sim", description=(
         "Monte Carlo bidding analysis for four-handed partnership Pinochle."))
     p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     p.add_argument("--threads", type=int, default=None, help="threads for parallel kernels (default: all)")
-    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND",
+                           parser_class=_Parser)
 
     def add_variant(sp: argparse.ArgumentParser) -> None:
         sp.add_argument("--variant", "-v", default=DEFAULT,
@@ -200,16 +245,38 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--json", action="store_true")
     s.add_argument("--out", help="also write the report as JSON here")
     s.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+
+    def add_play(sp: argparse.ArgumentParser, deals: int) -> None:
+        add_variant(sp)
+        sp.add_argument("--deals", type=int, default=deals)
+        sp.add_argument("--seed", type=int, default=1)
+        sp.add_argument("--policy", choices=POLICIES, default="heuristic",
+                        help="card-play policy of every seat (default heuristic)")
+
+    s = sub.add_parser("play", help="play deals in full and write hand records (JSON Lines)")
+    add_play(s, 10)
+    s.add_argument("--start", type=int, default=0, help="first deal index")
+    s.add_argument("--out", help="write the records here (JSON Lines); default: print them")
+    s.add_argument("--show", action="store_true", help="print each hand readably")
+
+    s = sub.add_parser("simulate", help="play many deals in parallel into a parquet file")
+    add_play(s, 1_000_000)
+    s.add_argument("--out", help="parquet file (default results/sim_VARIANT.parquet); "
+                                 "metadata beside it as .json")
+    s.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     return p
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as e:  # --help, or a usage error already printed on one line
+        return int(e.code or 0)
     try:
         if isinstance(getattr(args, "variant", None), str):
             args.variant = variant(args.variant)
-        for name in ("deals", "seed"):
+        for name in ("deals", "seed", "start"):
             if getattr(args, name, 0) is not None and getattr(args, name, 0) < 0:
                 raise UserError(f"--{name} must be >= 0, got {getattr(args, name)}")
         if args.threads is not None:

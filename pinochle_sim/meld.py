@@ -42,8 +42,8 @@ def trump_suit_meld(a, t, k, q, j, n9, mv, run_mode, extra_kq):
 
 
 @njit
-def hand_meld_all_trumps(c, mv, run_mode, extra_kq, out):
-    """Main body of :func:`meld_table`: meld of count vector ``c`` for trumps S, H, D, C into ``out``."""
+def base_meld(c, mv):
+    """What hand ``c`` scores whatever the trump: plain marriages in every suit, arounds, pinochle."""
     base = mv[PINOCHLE, min(c[QS], c[JD])]
     base += mv[ACES, min(c[A], c[6 + A], c[12 + A], c[18 + A])]
     base += mv[KINGS, min(c[K], c[6 + K], c[12 + K], c[18 + K])]
@@ -51,10 +51,74 @@ def hand_meld_all_trumps(c, mv, run_mode, extra_kq, out):
     base += mv[JACKS, min(c[J], c[6 + J], c[12 + J], c[18 + J])]
     for s in range(4):
         base += mv[MARRIAGE, min(c[6 * s + K], c[6 * s + Q])]
+    return base
+
+
+@njit
+def trump_delta(c, s, mv, run_mode, extra_kq):
+    """What suit ``s`` adds to :func:`base_meld` as trump."""
+    o = 6 * s
+    return trump_suit_meld(c[o + A], c[o + T], c[o + K], c[o + Q], c[o + J], c[o + NINE], mv,
+                           run_mode, extra_kq) - mv[MARRIAGE, min(c[o + K], c[o + Q])]
+
+
+@njit
+def hand_meld_all_trumps(c, mv, run_mode, extra_kq, out):
+    """Main body of :func:`meld_table`: meld of count vector ``c`` for trumps S, H, D, C into ``out``."""
+    base = base_meld(c, mv)
     for s in range(4):
-        o = 6 * s
-        out[s] = base - mv[MARRIAGE, min(c[o + K], c[o + Q])] + trump_suit_meld(
-            c[o + A], c[o + T], c[o + K], c[o + Q], c[o + J], c[o + NINE], mv, run_mode, extra_kq)
+        out[s] = base + trump_delta(c, s, mv, run_mode, extra_kq)
+
+
+@njit
+def hand_meld(c, trump, mv, run_mode, extra_kq):
+    """Meld of count vector ``c`` with trump ``trump``."""
+    return base_meld(c, mv) + trump_delta(c, trump, mv, run_mode, extra_kq)
+
+
+@njit
+def meld_used(c, trump, mv, run_mode, extra_kq, out):
+    """Count vector (into ``out``) of the cards of ``c`` that take part in a scoring combination.
+
+    A card may serve several kinds of combination, so usage is the largest count any one kind
+    needs, except in the trump K and Q, where an extra royal marriage (run_marriage=included)
+    or extra K/Q (extra_card) uses copies beyond the run's.
+    """
+    out[:] = 0
+    o = 6 * trump
+    runs = min(c[o + A], c[o + T], c[o + K], c[o + Q], c[o + J])
+    if mv[RUN, runs] == 0:
+        runs = 0
+    for r in (A, T, K, Q, J):
+        out[o + r] = runs
+    for s in range(4):
+        m = min(c[6 * s + K], c[6 * s + Q])
+        if s != trump and mv[MARRIAGE, m] > 0:
+            out[6 * s + K] = m
+            out[6 * s + Q] = m
+    kq = min(c[o + K], c[o + Q])
+    if run_mode == EXTRA_CARD and runs > 0:
+        if extra_kq > 0:
+            out[o + K] = c[o + K]
+            out[o + Q] = c[o + Q]
+    elif run_mode == INCLUDED:
+        if mv[ROYAL, kq - runs] > 0:
+            out[o + K] = kq
+            out[o + Q] = kq
+    elif mv[ROYAL, kq] > 0:
+        out[o + K] = max(runs, kq)
+        out[o + Q] = max(runs, kq)
+    p = min(c[QS], c[JD])
+    if mv[PINOCHLE, p] > 0:
+        out[QS] = max(out[QS], p)
+        out[JD] = max(out[JD], p)
+    for rank, row in ((A, ACES), (K, KINGS), (Q, QUEENS), (J, JACKS)):
+        n = min(c[rank], c[6 + rank], c[12 + rank], c[18 + rank])
+        if mv[row, n] > 0:
+            for s in range(4):
+                out[6 * s + rank] = max(out[6 * s + rank], n)
+    if mv[DIX, c[o + NINE]] > 0:
+        out[o + NINE] = c[o + NINE]
 
 
 @pnjit
@@ -117,18 +181,7 @@ class Meld:
     def as_dict(self) -> dict:
         return {"trump": self.trump, "total": self.total, "items": [i.as_dict() for i in self.items]}
 
-    def used(self) -> np.ndarray:
-        """Count vector of the cards that take part in some combination."""
-        used = np.zeros(N_KINDS, np.int8)
-        for item in self.items:
-            per = np.zeros(N_KINDS, np.int8)
-            for c in item.cards:
-                per[_KIND[c]] += 1
-            used = np.maximum(used, per)
-        return used
-
-
-_KIND = {card_name(k): k for k in range(N_KINDS)}
+    used: tuple[int, ...] = ()  # count vector of the cards that take part in some combination
 
 
 def _cards(*pairs: tuple[int, int]) -> tuple[str, ...]:
@@ -177,7 +230,9 @@ def meld(hand, trump: str | int, v: Variant | str = "thousand") -> Meld:
         if n:
             add(single if n == 1 else double, mv[row, n], _cards(*((6 * s + rank, n) for s in range(4))))
     add("nine_of_trump", mv[DIX, c[o + NINE]], _cards((o + NINE, c[o + NINE])))
-    return Meld(SUITS[t], sum(i.points for i in items), tuple(items))
+    used = np.zeros(N_KINDS, np.int8)
+    meld_used(c.astype(np.int8), t, mv, compile_variant(v).run_mode, v.extra_king_queen, used)
+    return Meld(SUITS[t], sum(i.points for i in items), tuple(items), tuple(int(x) for x in used))
 
 
 def meld_all_trumps(hand, v: Variant | str = "thousand") -> list[Meld]:
@@ -199,5 +254,5 @@ def refused_cards(laid_down, hand, trump: str | int, v: Variant | str = "thousan
     over = np.flatnonzero(laid > held)
     if over.size:
         raise CardError(f"{card_name(int(over[0]))} is laid down but not in the hand")
-    refused = laid - meld(laid, trump, v).used()
+    refused = laid - np.array(meld(laid, trump, v).used, np.int8)
     return [card_name(k) for k in range(N_KINDS) for _ in range(int(refused[k]))]

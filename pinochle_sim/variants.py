@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import enum
 import functools
 import math
 import typing
@@ -432,13 +433,23 @@ def variant(spec: str | Variant = DEFAULT, **overrides: typing.Any) -> Variant:
 # --------------------------------------------------------------------------------------------
 # The compiled form that kernels read.
 
+#: The integer rules a hand's kernels read, by position in ``Tables.rules``.
+RULE_FIELDS = ("opening_bid", "raise_min", "forced_open", "all_pass", "stuck_bid", "pass_cards",
+               "first_lead", "must_head", "must_trump", "must_overtrump", "last_trick",
+               "min_tricks", "no_trick", "run_marriage", "extra_king_queen", "trick_total",
+               "five_nines")
+#: ``rules[R.opening_bid]`` in a kernel (an IntEnum, which numba reads as constants).
+R = enum.IntEnum("R", {name: i for i, name in enumerate(RULE_FIELDS)})
+
+
 class Tables(NamedTuple):
-    """Flat arrays of a variant for the kernels (all ``int32``/``int64`` scalars or arrays)."""
+    """Flat arrays of a variant for the kernels."""
 
     meld_values: np.ndarray  # int32[9, 3]: value of 0, 1, 2 copies of each combination
     run_mode: int            # index into RUN_MARRIAGE
     extra_kq: int
-    card_points: np.ndarray  # int32[6]
+    card_points: np.ndarray  # int32[6]: A T K Q J 9
+    rules: np.ndarray        # int64[len(RULE_FIELDS)]: choices as their index in CHOICES
 
 
 @functools.cache
@@ -447,8 +458,14 @@ def compile_variant(v: Variant) -> Tables:
     mv = np.zeros((len(COMBOS), 3), np.int32)
     for i, name in enumerate(COMBOS):
         mv[i, 1:] = getattr(v, name)
+
+    def as_int(name: str) -> int:
+        value = getattr(v, name)
+        return CHOICES[name].index(value) if name in CHOICES else int(value)
+
+    rules = np.array([as_int(name) for name in RULE_FIELDS], np.int64)
     return Tables(mv, RUN_MARRIAGE.index(v.run_marriage), v.extra_king_queen,
-                  np.asarray(v.card_points, np.int32))
+                  np.asarray(v.card_points, np.int32), rules)
 
 
 def meld_unit(v: Variant) -> int:

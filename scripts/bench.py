@@ -25,6 +25,7 @@ from pinochle_sim._numba import set_threads  # noqa: E402
 from pinochle_sim.cli import atomic_write  # noqa: E402
 from pinochle_sim.deal import BLOCK, deal_one  # noqa: E402
 from pinochle_sim.meld import hand_meld_all_trumps  # noqa: E402
+from pinochle_sim.simulate import COLUMNS, Setup, _play_many  # noqa: E402
 from pinochle_sim.variants import compile_variant  # noqa: E402
 
 RESULTS = Path(__file__).resolve().parents[1] / "results" / "bench.json"
@@ -85,19 +86,38 @@ def _cpu_model() -> str:
     return platform.processor() or "unknown"
 
 
+def _full_hands(variant: str, policy: str):
+    """Deal, auction, trump, passing, meld, twelve tricks and scoring, rows kept per chunk."""
+    setup = Setup(variant, policy)
+    rows = np.empty((CHUNK, len(COLUMNS)), np.int32)
+
+    def run(n: int) -> None:
+        for start in range(0, n, CHUNK):
+            m = min(CHUNK, n - start)
+            _play_many(np.uint64(1), np.int64(start), m, *setup.args(), setup.max_calls, rows[:m])
+    return run
+
+
+CHUNK = 1 << 18
+
+
 def measure(deals: int, repeat: int) -> dict:
     tb = compile_variant(ps.variant("classic"))
     seed = np.uint64(1)
     kernels = {
-        "deal_per_s": lambda n: _deal_only(seed, n),
-        "deal_meld_per_s": lambda n: _deal_meld(seed, n, tb.meld_values, tb.run_mode, tb.extra_kq),
+        "deal_per_s": (lambda n: _deal_only(seed, n), deals),
+        "deal_meld_per_s": (lambda n: _deal_meld(seed, n, tb.meld_values, tb.run_mode, tb.extra_kq),
+                            deals),
+        "full_hand_per_s": (_full_hands("thousand", "heuristic"), deals // 10),
+        "full_hand_classic_pass4_per_s": (_full_hands("classic-pass4", "heuristic"), deals // 10),
+        "full_hand_random_per_s": (_full_hands("thousand", "random"), deals // 10),
     }
     cores = numba.config.NUMBA_NUM_THREADS
     figures: dict[str, float] = {}
     for threads, suffix in ((cores, ""), (1, "_1thread")):
         set_threads(threads)
-        for key, fn in kernels.items():
-            figures[key + suffix] = round(_rate(fn, deals, repeat))
+        for key, (fn, n) in kernels.items():
+            figures[key + suffix] = round(_rate(fn, max(n, 1000), repeat))
     set_threads(cores)
     return {
         **figures,
@@ -106,7 +126,9 @@ def measure(deals: int, repeat: int) -> dict:
                     "numba": numba.__version__, "numpy": np.__version__, "platform": platform.platform()},
         "version": ps.__version__,
         "when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-        "notes": "deal_meld: deal, then meld of all four hands in all four trumps (classic table)",
+        "notes": {"deal_meld": "deal, then meld of all four hands in all four trumps (classic)",
+                  "full_hand": "thousand, heuristic play by every seat, unless named otherwise",
+                  "full_hand_deals": "a tenth of --deals"},
     }
 
 
@@ -124,7 +146,7 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(report, indent=2))
     else:
         for k, v in report.items():
-            if k.endswith("_per_s") or "_per_s_" in k:
+            if "_per_s" in k:
                 print(f"{k:28s} {v / 1e6:8.2f} M/s")
         print(f"wrote {args.out}")
     return 0

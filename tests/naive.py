@@ -103,3 +103,195 @@ def p_every_suit_has(rank_min: int) -> float:
             ways = sum(math.comb(k, j) * 2 ** j * math.comb(48 - 2 * k, 12 - j) for j in range(k + 1))
         good += (-1) ** k * ways
     return good / total
+
+
+# ---------------------------------------------------------------------------------------------
+# An independent rule checker for hand records (RULES.md), by card names.
+
+ORDER = "ATKQJ9"
+
+
+def suit(card: str) -> str:
+    return card[1]
+
+
+def higher(a: str, b: str) -> bool:
+    """Card a outranks card b of the same suit."""
+    return ORDER.index(a[0]) < ORDER.index(b[0])
+
+
+def winning_card(cards: list[str], trump: str) -> int:
+    """Index of the card that wins a trick: highest trump, else highest of the suit led; the
+    first of two identical cards wins."""
+    best = 0
+    for i in range(1, len(cards)):
+        c, w = cards[i], cards[best]
+        if suit(c) == suit(w) and higher(c, w):
+            best = i
+        elif suit(c) == trump and suit(w) != trump:
+            best = i
+    return best
+
+
+def naive_legal(hand: list[str], trick: list[str], trump: str, v) -> set[str]:
+    """The cards a player may play, written out rule by rule from RULES.md and the seeds."""
+    if not trick:
+        return set(hand)
+    led = suit(trick[0])
+    win = trick[winning_card(trick, trump)]
+    same = [c for c in hand if suit(c) == led]
+    if same:
+        if v.must_head and suit(win) == led:  # a trump on a plain lead frees the others
+            over = [c for c in same if higher(c, win)]
+            if over:
+                return set(over)
+        return set(same)
+    trumps = [c for c in hand if suit(c) == trump]
+    if trumps and v.must_trump:
+        if v.must_overtrump and suit(win) == trump:
+            over = [c for c in trumps if higher(c, win)]
+            if over:
+                return set(over)
+        return set(trumps)
+    return set(hand)
+
+
+def _counts(cards: list[str]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for c in cards:
+        out[c] = out.get(c, 0) + 1
+    return out
+
+
+def _remove(hand: list[str], cards: list[str]) -> None:
+    for c in cards:
+        assert c in hand, f"{c} is not in {hand}"
+        hand.remove(c)
+
+
+def to_counts(cards: list[str]) -> list[int]:
+    counts = [0] * 24
+    for c in cards:
+        counts[SUITS.index(c[1]) * 6 + RANKS.index(c[0])] += 1
+    return counts
+
+
+def check_auction(rec: dict, v) -> None:
+    """Calls in turn from the dealer's left, passes final, bids legal, the right winner."""
+    dealer, calls = rec["dealer"], rec["auction"]
+    passed: set[int] = set()
+    high, high_seat = None, None
+    seat = (dealer + 1) % 4
+    for i, (s, bid) in enumerate(calls):
+        while seat in passed:
+            seat = (seat + 1) % 4
+        assert s == seat, f"call {i} by seat {s}, expected seat {seat}"
+        if bid is None:
+            passed.add(s)
+        else:
+            if high is None:
+                assert bid >= v.opening_bid, "opening bid too low"
+                if v.forced_open and i == 0:
+                    assert bid == v.opening_bid
+            else:
+                raise_ = bid - high
+                assert raise_ >= v.raise_min and raise_ % v.raise_step == 0, f"bad raise {raise_}"
+                if not v.jump_bids:
+                    assert raise_ == v.raise_min
+            high, high_seat = bid, s
+        seat = (seat + 1) % 4
+    if v.forced_open:
+        assert calls and calls[0] == [(dealer + 1) % 4, v.opening_bid], "forced opening missing"
+    if high is not None:
+        assert len(passed) == 3 and high_seat not in passed, "auction ended early or late"
+        assert (rec["bidder"], rec["bid"]) == (high_seat, high)
+    elif v.all_pass == "dealer_stuck":
+        assert passed == {(dealer + k) % 4 for k in (1, 2, 3)} and len(calls) == 3
+        assert (rec["bidder"], rec["bid"]) == (dealer, v.stuck_bid)
+    else:
+        assert len(passed) == 4 and rec["bidder"] is None and rec["bid"] is None
+
+
+def naive_score(rec: dict, v, meld: list[int], tricks: list[dict]) -> list[int]:
+    """What each team banks (RULES.md 'Scoring a hand' and the no-trick rows)."""
+    pts, won, counters = [0, 0], [0, 0], [0, 0]
+    value = dict(zip(ORDER, v.card_points))
+    for t in tricks:
+        team = t["winner"] % 2
+        pts[team] += t["points"]
+        won[team] += 1
+        counters[team] += sum(value[c[0]] > 0 for c in t["cards"])
+    final = final_hands(rec)
+    nines = [final[p].count("9" + rec["trump"]) for p in range(4)]
+    dix = [0 if n == 0 else v.nine_of_trump[n - 1] for n in nines]
+    bt = rec["bidder"] % 2
+    out = [0, 0]
+    for team in (0, 1):
+        m = meld[team] + meld[team + 2]
+        if v.no_trick == "side_scores_nothing" and won[team] == 0:
+            m = 0
+        if v.no_trick == "bidder_meld_void" and won[team] == 0 and team == bt:
+            m = 0
+        if v.no_trick == "no_counter_meld_void" and counters[team] == 0:
+            m = dix[team] + dix[team + 2]
+        total = m + pts[team]
+        if team == bt:
+            out[team] = total if total >= rec["bid"] and won[team] >= v.min_tricks else -rec["bid"]
+        else:
+            out[team] = total
+    return out
+
+
+def final_hands(rec: dict) -> list[list[str]]:
+    hands = [list(h) for h in rec["hands"]]
+    for giver, taker, cards in rec["passes"]:
+        _remove(hands[giver], cards)
+        hands[taker].extend(cards)
+    return hands
+
+
+def check_record(rec: dict, v) -> None:
+    """Replay a hand record and check every rule; raises AssertionError naming what broke."""
+    hands = [list(h) for h in rec["hands"]]
+    every = [c for h in hands for c in h]
+    assert all(len(h) == 12 for h in hands), "a hand is not twelve cards"
+    assert all(n == 2 for n in _counts(every).values()) and len(_counts(every)) == 24, "deck"
+    assert rec["dealer"] == rec["deal"] % 4
+    check_auction(rec, v)
+    if rec["bidder"] is None:
+        assert rec["tricks"] == [] and rec["score"] == [0, 0] and rec["passes"] == []
+        return
+    bidder, trump = rec["bidder"], rec["trump"]
+    partner = (bidder + 2) % 4
+    if v.pass_cards:
+        (g1, t1, c1), (g2, t2, c2) = rec["passes"]
+        assert (g1, t1, g2, t2) == (partner, bidder, bidder, partner), "passing order"
+        assert len(c1) == len(c2) == v.pass_cards
+        _remove(hands[partner], c1)
+        hands[bidder].extend(c1)
+        _remove(hands[bidder], c2)
+        hands[partner].extend(c2)
+    else:
+        assert rec["passes"] == []
+    meld = [naive_meld(to_counts(h), SUITS.index(trump), v) for h in hands]
+    assert rec["meld"] == meld, f"meld {rec['meld']} != {meld}"
+    leader = bidder if v.first_lead == "bidder" else (rec["dealer"] + 1) % 4
+    assert len(rec["tricks"]) == 12
+    value = dict(zip(ORDER, v.card_points))
+    for i, t in enumerate(rec["tricks"]):
+        assert t["leader"] == leader, f"trick {i}: wrong leader"
+        played: list[str] = []
+        for j, card in enumerate(t["cards"]):
+            seat = (leader + j) % 4
+            legal = naive_legal(hands[seat], played, trump, v)
+            assert card in legal, f"trick {i}: seat {seat} played {card}, legal {sorted(legal)}"
+            hands[seat].remove(card)
+            played.append(card)
+        winner = (leader + winning_card(played, trump)) % 4
+        assert t["winner"] == winner, f"trick {i}: winner {t['winner']} != {winner}"
+        pts = sum(value[c[0]] for c in played) + (v.last_trick if i == 11 else 0)
+        assert t["points"] == pts, f"trick {i}: points"
+        leader = winner
+    assert all(h == [] for h in hands), "cards left over"
+    assert sum(t["points"] for t in rec["tricks"]) == v.trick_total
+    assert rec["score"] == naive_score(rec, v, meld, rec["tricks"]), "score"

@@ -79,5 +79,6 @@ def test_bench_script_smoke(tmp_path):
                           str(out)], capture_output=True, text=True)
     assert res.returncode == 0, res.stderr
     figures = json.loads(out.read_text())
-    for key in ("deal_per_s", "deal_meld_per_s", "deal_per_s_1thread", "deal_meld_per_s_1thread"):
+    for key in ("deal_per_s", "deal_meld_per_s", "deal_per_s_1thread", "deal_meld_per_s_1thread",
+                "full_hand_per_s", "full_hand_per_s_1thread"):
         assert figures[key] > 0

@@ -1,0 +1,108 @@
+"""Trump and passing: the bid winner names trump, then (where the variant passes) its partner
+passes cards to it and it passes as many back.
+
+Policy, after seed 004's advice:
+
+* trump: the suit with the largest estimated worth (meld in that trump plus the trick estimate
+  of the bidding policy);
+* the partner passes trumps (highest first), then side aces, then the pinochle card the bidder
+  can use (the J of diamonds with spades trump, the Q of spades with diamonds trump; with hearts
+  or clubs trump the partner never passes a pinochle card), then side tens, keeping the cards of
+  its own meld where it can;
+* the bidder passes back cards that are not part of its meld (RULES.md: in ``classic-pass4`` it
+  passes back cards that are not part of its meld), never trump while it has other cards, keeping
+  aces, and emptying its shortest side suits first so that it can trump them.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ._numba import njit
+from .cards import A, J, Q, T, kind
+from .meld import meld_used
+
+QS = kind(0, Q)
+JD = kind(2, J)
+
+
+@njit
+def _partner_score(k, trump, used):
+    """How much the partner wants to pass kind ``k`` (higher first)."""
+    s, r = k // 6, k % 6
+    if s == trump:
+        return 100.0 - r
+    score = 0.0
+    if r == A:
+        score = 60.0
+    elif (k == JD and trump == 0) or (k == QS and trump == 2):
+        score = 50.0
+    elif k == QS or k == JD:
+        score = -50.0  # with hearts or clubs trump it would be passed back for a pinochle
+    elif r == T:
+        score = 30.0
+    else:
+        score = 10.0 - r
+    if used[k] > 0:
+        score -= 40.0
+    return score
+
+
+@njit
+def _bidder_keep(k, trump, suit_len):
+    """How much the bidder wants to keep a spare (non-meld) card of kind ``k`` (lowest passed back first)."""
+    s, r = k // 6, k % 6
+    if s == trump:
+        return 500.0 - r
+    if r == A:
+        return 100.0
+    return 10.0 * suit_len[s] + (5 - r)
+
+
+@njit
+def choose_cards(hand, n, scores, out):
+    """Pick ``n`` cards of ``hand`` with the highest ``scores`` (both copies count) into ``out``."""
+    left = hand.copy()
+    for i in range(n):
+        best = -1
+        for k in range(24):
+            if left[k] > 0 and (best < 0 or scores[k] > scores[best]):
+                best = k
+        out[i] = best
+        left[best] -= 1
+
+
+@njit
+def pass_cards(hands, bidder, trump, n, mv, run_mode, extra_kq, rec):
+    """Partner passes ``n`` cards to ``bidder``, which passes ``n`` back; ``hands`` change in place.
+
+    ``rec[0]`` and ``rec[1]`` receive the kinds passed each way.
+    """
+    partner = (bidder + 2) % 4
+    used = np.empty(24, np.int8)
+    scores = np.empty(24, np.float64)
+    meld_used(hands[partner], trump, mv, run_mode, extra_kq, used)
+    for k in range(24):
+        scores[k] = _partner_score(k, trump, used)
+    choose_cards(hands[partner], n, scores, rec[0])
+    for i in range(n):
+        hands[partner, rec[0, i]] -= 1
+        hands[bidder, rec[0, i]] += 1
+    meld_used(hands[bidder], trump, mv, run_mode, extra_kq, used)
+    suit_len = np.zeros(4, np.int64)
+    for k in range(24):
+        suit_len[k // 6] += hands[bidder, k] - used[k]
+    spare = hands[bidder].copy()  # copies beyond those its meld uses
+    n_spare = 0
+    for k in range(24):
+        spare[k] -= used[k]
+        n_spare += spare[k]
+        scores[k] = -_bidder_keep(k, trump, suit_len)
+    if n_spare >= n:
+        choose_cards(spare, n, scores, rec[1])
+    else:  # rare: the meld needs more than 12 cards; break it where it costs least to guess
+        for k in range(24):
+            scores[k] -= 1000.0 * used[k]
+        choose_cards(hands[bidder], n, scores, rec[1])
+    for i in range(n):
+        hands[bidder, rec[1, i]] -= 1
+        hands[partner, rec[1, i]] += 1

@@ -1,0 +1,333 @@
+"""Trick play: the legal cards under a variant's obligations, who wins a trick, the card-play
+policies (``random`` and ``heuristic``) and the twelve tricks of a hand.
+
+Inside the kernels a hand is two 24-bit masks over the kinds: ``h1`` (at least one copy) and
+``h2`` (both copies), so that the legal cards are a handful of bit operations. Identical cards
+are one kind: the first of two identical cards played wins because a card must rank strictly
+higher to beat.
+
+Obligations (RULES.md): follow suit if you can; with ``must_head``, beat the winning card when
+it is of the suit led (not once a trump has beaten a plain lead), even over a partner; void in
+the suit led, trump (``must_trump``) and, with ``must_overtrump``, beat a winning trump if you
+can; with neither suit nor trump (or ``must_trump=false``), any card.
+
+The ``heuristic`` policy plays as a good club player would, from what a player can see (its
+own hand, every card played so far, both copies counted, and the trick on the table):
+
+* leading: as declarer with at least ``draw_trump_min`` trumps while others may hold trump,
+  draw trump (the top trump if nobody can beat it, else a low one); else cash a side-suit boss
+  card, the most points first (aces early; a ten whose two aces are gone is boss too); else
+  lead the lowest card of the longest side suit;
+* following: if the partner is winning with a card nobody can still beat in its suit (or this
+  is the last card of the trick), give it the most points (plain cards before trump, cards that
+  could not win a trick of their own before boss cards); else win as cheaply as possible,
+  preferring a winner nobody can still beat; else throw the least valuable card (plain before
+  trump, fewest points, lowest rank).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ._numba import njit
+from .cards import N_KINDS, parse_cards, parse_suit
+from .deal import below
+
+POLICIES = ("random", "heuristic")
+RANDOM, HEURISTIC = range(len(POLICIES))
+TRICKS = 12
+ALL = (1 << N_KINDS) - 1
+_DEBRUIJN = 0x077CB531
+_DEBRUIJN_TABLE = np.array([0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8, 31, 27, 13,
+                            23, 21, 19, 16, 7, 26, 12, 18, 6, 11, 5, 10, 9], np.int64)
+
+
+# ------------------------------------------------------------------------------------------
+# Bit helpers (masks are int64 holding 24 bits).
+
+@njit
+def lsb(x):
+    """Index of the lowest set bit of ``x`` (> 0): the highest card of a suit mask."""
+    return _DEBRUIJN_TABLE[(((x & -x) * _DEBRUIJN) & 0xFFFFFFFF) >> 27]
+
+
+@njit
+def msb(x):
+    """Index of the highest set bit of ``x`` (> 0): the lowest card of a suit mask."""
+    x |= x >> 1
+    x |= x >> 2
+    x |= x >> 4
+    x |= x >> 8
+    x |= x >> 16
+    return lsb((x + 1) >> 1)
+
+
+@njit
+def popcount(x):
+    x = x - ((x >> 1) & 0x55555555)
+    x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
+    return (((x + (x >> 4)) & 0x0F0F0F0F) * 0x01010101 & 0xFFFFFFFF) >> 24
+
+
+@njit
+def suit_mask(s):
+    return 0x3F << (6 * s)
+
+
+@njit
+def above(card):
+    """Mask of the kinds of ``card``'s suit that rank above it."""
+    return (1 << card) - (1 << (6 * (card // 6)))
+
+
+@njit
+def to_masks(counts):
+    """(h1, h2) of a count vector."""
+    h1 = 0
+    h2 = 0
+    for k in range(N_KINDS):
+        if counts[k] > 0:
+            h1 |= 1 << k
+        if counts[k] > 1:
+            h2 |= 1 << k
+    return h1, h2
+
+
+@njit
+def beats(card, win, trump):
+    """Whether ``card`` played after ``win`` takes the lead of the trick."""
+    cs = card // 6
+    ws = win // 6
+    if cs == ws:
+        return card < win
+    return cs == trump
+
+
+@njit
+def legal_mask(h1, n_in_trick, lead, win, trump, must_head, must_trump, must_overtrump):
+    """Mask of the kinds in hand ``h1`` that may be played (see the module docstring).
+
+    ``lead`` is the suit led and ``win`` the kind now winning (unused on an empty trick).
+    """
+    if n_in_trick == 0:
+        return h1
+    follow = h1 & suit_mask(lead)
+    if follow:
+        if must_head and win // 6 == lead:
+            head = follow & above(win)
+            if head:
+                return head
+        return follow
+    if must_trump:
+        trumps = h1 & suit_mask(trump)
+        if trumps:
+            if must_overtrump and win // 6 == trump:
+                over = trumps & above(win)
+                if over:
+                    return over
+            return trumps
+    return h1
+
+
+@njit
+def pick_random(h1, h2, legal, state):
+    """A legal card uniformly at random over the physical cards (two copies weigh twice)."""
+    c1 = legal & h1
+    c2 = legal & h2
+    n1 = popcount(c1)
+    state, r = below(state, n1 + popcount(c2))
+    x = c1 if r < n1 else c2
+    r = r if r < n1 else r - n1
+    for _ in range(r):
+        x &= x - 1
+    return state, lsb(x)
+
+
+# ------------------------------------------------------------------------------------------
+# The heuristic. ``unseen``: mask of the kinds of which the others may still hold a copy.
+
+@njit
+def _boss(card, unseen):
+    """No card the others may still hold beats ``card`` in its own suit.
+
+    (A plain boss card can still be trumped by a player void in the suit: an accepted risk.)
+    """
+    return (unseen & above(card)) == 0
+
+
+@njit
+def _cheaper(a, b, trump, points):
+    """Card ``a`` costs less to give up than ``b``: plain before trump, fewer points, lower rank."""
+    at, bt = a // 6 == trump, b // 6 == trump
+    if at != bt:
+        return bt
+    av, bv = points[a % 6], points[b % 6]
+    if av != bv:
+        return av < bv
+    return a % 6 > b % 6
+
+
+@njit
+def _better_gift(a, b, trump, points, unseen):
+    """Card ``a`` is a better gift to a partner's trick than ``b``: plain before trump, a card
+    that could not win a trick of its own before a boss card, then the most points."""
+    at, bt = a // 6 == trump, b // 6 == trump
+    if at != bt:
+        return bt
+    ab, bb = _boss(a, unseen), _boss(b, unseen)
+    if ab != bb:
+        return bb
+    av, bv = points[a % 6], points[b % 6]
+    if av != bv:
+        return av > bv
+    return a % 6 > b % 6
+
+
+@njit
+def choose_lead(h1, h2, unseen, trump, declaring, points, draw_trump_min):
+    """The heuristic's lead (see the module docstring)."""
+    tm = h1 & suit_mask(trump)
+    n_trump = popcount(tm) + popcount(h2 & suit_mask(trump))
+    if declaring and n_trump >= draw_trump_min and (unseen & suit_mask(trump)):
+        top = lsb(tm)
+        return top if _boss(top, unseen) else msb(tm)
+    best = -1
+    for s in range(4):
+        m = h1 & suit_mask(s)
+        if s != trump and m:
+            k = lsb(m)
+            if _boss(k, unseen) and (best < 0 or points[k % 6] > points[best % 6]):
+                best = k
+    if best >= 0:
+        return best
+    best_len = 0
+    for s in range(4):
+        m = h1 & suit_mask(s)
+        if s != trump and m:
+            length = popcount(m) + popcount(h2 & suit_mask(s))
+            k = msb(m)
+            if length > best_len or (length == best_len and points[k % 6] < points[best % 6]):
+                best_len = length
+                best = k
+    return best if best >= 0 else msb(tm)
+
+
+@njit
+def choose_follow(legal, unseen, trump, n_in_trick, win, partner_winning, points):
+    """The heuristic's card when following (see the module docstring)."""
+    best = -1
+    x = legal
+    if partner_winning and (n_in_trick == 3 or _boss(win, unseen)):
+        while x:
+            k = lsb(x)
+            x &= x - 1
+            if best < 0 or _better_gift(k, best, trump, points, unseen):
+                best = k
+        return best
+    cheapest = -1
+    cheapest_boss = -1
+    while x:
+        k = lsb(x)
+        x &= x - 1
+        if beats(k, win, trump):
+            if cheapest < 0 or _cheaper(k, cheapest, trump, points):
+                cheapest = k
+            if _boss(k, unseen) and (cheapest_boss < 0 or _cheaper(k, cheapest_boss, trump, points)):
+                cheapest_boss = k
+        elif best < 0 or _cheaper(k, best, trump, points):
+            best = k
+    if cheapest >= 0:
+        return cheapest if n_in_trick == 3 or cheapest_boss < 0 else cheapest_boss
+    return best
+
+
+# ------------------------------------------------------------------------------------------
+# Twelve tricks.
+
+@njit
+def play_tricks(hands, leader, trump, bidder_team, must_head, must_trump, must_overtrump, points,
+                last_bonus, policy, draw_trump_min, state, rec_cards, rec_leader, rec_winner,
+                rec_points, team_points, team_tricks, team_counters):
+    """Play out ``hands`` (int8[4, 24] count vectors, left unchanged) from ``leader``.
+
+    Each trick is written to ``rec_cards[t]`` (kinds from the leader on), ``rec_leader[t]``,
+    ``rec_winner[t]`` and ``rec_points[t]`` (with the last-trick bonus); per-team trick points,
+    tricks and counters (cards worth points) are added to ``team_*``. Returns the random state.
+    """
+    h1 = np.empty(4, np.int64)
+    h2 = np.empty(4, np.int64)
+    for p in range(4):
+        h1[p], h2[p] = to_masks(hands[p])
+    p1 = 0  # kinds played at least once, and twice
+    p2 = 0
+    for t in range(TRICKS):
+        lead = 0
+        win = -1
+        win_seat = -1
+        pts = 0
+        counters = 0
+        for j in range(4):
+            seat = (leader + j) % 4
+            legal = legal_mask(h1[seat], j, lead, win, trump, must_head, must_trump, must_overtrump)
+            if policy[seat] == RANDOM:
+                state, card = pick_random(h1[seat], h2[seat], legal, state)
+            else:
+                unseen = ALL & ~(h2[seat] | p2 | (h1[seat] & p1))
+                if j == 0:
+                    card = choose_lead(h1[seat], h2[seat], unseen, trump, seat % 2 == bidder_team,
+                                       points, draw_trump_min)
+                else:
+                    card = choose_follow(legal, unseen, trump, j, win, win_seat == (seat + 2) % 4,
+                                         points)
+            bit = 1 << card
+            if h2[seat] & bit:
+                h2[seat] ^= bit
+            else:
+                h1[seat] ^= bit
+            if p1 & bit:
+                p2 |= bit
+            p1 |= bit
+            rec_cards[t, j] = card
+            if j == 0:
+                lead = card // 6
+                win = card
+                win_seat = seat
+            elif beats(card, win, trump):
+                win = card
+                win_seat = seat
+            p = points[card % 6]
+            pts += p
+            counters += p > 0
+        if t == TRICKS - 1:
+            pts += last_bonus
+        rec_leader[t] = leader
+        rec_winner[t] = win_seat
+        rec_points[t] = pts
+        team = win_seat % 2
+        team_points[team] += pts
+        team_tricks[team] += 1
+        team_counters[team] += counters
+        leader = win_seat
+    return state
+
+
+def legal_plays(hand, trick, trump, v="thousand") -> list[str]:
+    """The cards of ``hand`` that may be played to ``trick`` (cards so far, leader first).
+
+    >>> legal_plays("AS 9S TH 9C", "KS", "H", "classic")
+    ['AS']
+    >>> legal_plays("TH 9C", "KS QH", "H", "classic")
+    ['TH']
+    """
+    from .cards import card_name, hand_counts
+    from .variants import variant
+    v = variant(v) if isinstance(v, str) else v
+    t = parse_suit(trump) if isinstance(trump, str) else int(trump)
+    played = parse_cards(trick)
+    win = played[0] if played else -1
+    for c in played[1:]:
+        if beats(c, win, t):
+            win = c
+    h1, _ = to_masks(hand_counts(hand))
+    mask = legal_mask(h1, len(played), played[0] // 6 if played else 0, win, t, v.must_head,
+                      v.must_trump, v.must_overtrump)
+    return [card_name(k) for k in range(N_KINDS) if mask >> k & 1]

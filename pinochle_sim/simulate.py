@@ -1,0 +1,266 @@
+"""The full hand, deal by deal: deal, auction, trump, passing, meld, twelve tricks, scoring.
+
+:func:`play_deal` is the kernel body shared by every driver: summaries streamed in chunks
+(:func:`iter_play`, :func:`play`, :func:`simulate`) and full hand records (:func:`records`).
+Deal ``i`` uses the random streams ``(seed, i, 0)`` for the cards and ``(seed, i, 1)`` for the
+players' random choices, so it is the same deal, played the same way, whatever the thread
+count, chunk size or starting index. The dealer of deal ``i`` is seat ``i % 4``.
+"""
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import asdict
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from numba import prange
+
+from . import __version__
+from ._numba import njit, pnjit
+from .auction import BidPolicy, hand_worth, policy_params, run_auction
+from .cards import NINE, SUITS
+from .deal import BLOCK, deal_one, stream
+from .meld import hand_meld_all_trumps
+from .passing import pass_cards
+from .play import POLICIES, TRICKS, play_tricks
+from .scoring import score_hand
+from .variants import DIX, R, Variant, compile_variant, meld_unit, variant
+
+COLUMNS = ("dealer", "thrown_in", "bidder", "bid", "trump", "meld_0", "meld_1", "meld_2", "meld_3",
+           "points_0", "points_1", "tricks_0", "tricks_1", "counters_0", "counters_1", "made",
+           "score_0", "score_1", "calls", "bidder_worth")
+C = {name: i for i, name in enumerate(COLUMNS)}
+(DEALER, THROWN, BIDDER, BID, TRUMP, MELD0, _M1, _M2, _M3, POINTS0, _P1, TRICKS0, _T1, COUNTERS0, _C1,
+ MADE, SCORE0, _S1, CALLS, WORTH) = range(len(COLUMNS))
+DRAW_TRUMP_MIN = 4  # the heuristic declarer draws trump holding at least this many
+
+
+@njit
+def _five_nines_no_meld(c, mv, run_mode, extra_kq, melds):
+    """Seed 004's optional throw-in: five nines or more, and no meld but nines of trump."""
+    nines = 0
+    for s in range(4):
+        nines += c[6 * s + NINE]
+    if nines < 5:
+        return False
+    for t in range(4):
+        if melds[t] - mv[DIX, c[6 * t + NINE]] > 0:
+            return False
+    return True
+
+
+@njit
+def play_deal(seed, i, forced_bidder, mv, run_mode, extra_kq, points, rules, params, scale,
+              policy, hands, deck, calls, passes, tricks, tinfo, row):
+    """Play deal ``i`` in full and write its summary ``row`` (see ``COLUMNS``).
+
+    ``hands`` (int8[4, 24]) ends empty; ``calls``, ``passes``, ``tricks`` and ``tinfo`` (leader,
+    winner, points of each trick) receive the hand record. ``forced_bidder >= 0`` skips the
+    auction and makes that seat the declarer at a bid of 0 (for the bid tables).
+    """
+    row[:] = 0
+    dealer = i % 4
+    row[DEALER] = dealer
+    deal_one(seed, i, deck, hands)
+    state = stream(seed, i, 1)
+    melds = np.empty((4, 4), np.int32)
+    worth = np.empty(4, np.float64)
+    best_trump = np.empty(4, np.int64)
+    thrown = False
+    for p in range(4):
+        hand_meld_all_trumps(hands[p], mv, run_mode, extra_kq, melds[p])
+        worth[p], best_trump[p] = hand_worth(hands[p], melds[p], params[p], scale,
+                                             rules[R.trick_total])
+        if rules[R.five_nines] and _five_nines_no_meld(hands[p], mv, run_mode, extra_kq, melds[p]):
+            thrown = True
+    n_calls = 0
+    bidder = -1
+    bid = 0
+    if forced_bidder >= 0:
+        bidder = forced_bidder
+    elif not thrown:
+        bidder, bid, n_calls = run_auction(dealer, worth, params, scale, rules, calls)
+    row[CALLS] = n_calls
+    if bidder < 0:
+        row[THROWN] = 1
+        row[BIDDER] = -1
+        row[TRUMP] = -1
+        row[MADE] = -1
+        return
+    trump = best_trump[bidder]
+    row[BIDDER] = bidder
+    row[BID] = bid
+    row[TRUMP] = trump
+    row[WORTH] = np.int32(round(worth[bidder]))
+    k = rules[R.pass_cards]
+    if k > 0:
+        pass_cards(hands, bidder, trump, k, mv, run_mode, extra_kq, passes)
+    team_meld = np.zeros(2, np.int64)
+    team_dix = np.zeros(2, np.int64)
+    for p in range(4):
+        hand_meld_all_trumps(hands[p], mv, run_mode, extra_kq, melds[p])
+        row[MELD0 + p] = melds[p, trump]
+        team_meld[p % 2] += melds[p, trump]
+        team_dix[p % 2] += mv[DIX, hands[p, 6 * trump + NINE]]
+    leader = bidder if rules[R.first_lead] == 0 else (dealer + 1) % 4
+    team_points = np.zeros(2, np.int64)
+    team_tricks = np.zeros(2, np.int64)
+    team_counters = np.zeros(2, np.int64)
+    play_tricks(hands, leader, trump, bidder % 2, rules[R.must_head], rules[R.must_trump],
+                rules[R.must_overtrump], points, rules[R.last_trick], policy, DRAW_TRUMP_MIN, state,
+                tricks, tinfo[:, 0], tinfo[:, 1], tinfo[:, 2], team_points, team_tricks,
+                team_counters)
+    score = np.zeros(2, np.int64)
+    made = score_hand(bidder, bid, team_meld, team_dix, team_points, team_tricks, team_counters,
+                      rules[R.min_tricks], rules[R.no_trick], score)
+    row[MADE] = made if forced_bidder < 0 else -1
+    for t in range(2):
+        row[POINTS0 + t] = team_points[t]
+        row[TRICKS0 + t] = team_tricks[t]
+        row[COUNTERS0 + t] = team_counters[t]
+        row[SCORE0 + t] = score[t]
+
+
+@pnjit
+def _play_many(seed, start, n, forced_bidder, mv, run_mode, extra_kq, points, rules, params, scale,
+               policy, max_calls, rows):
+    """Summaries of deals ``start .. start+n-1`` into ``rows`` (int32[n, len(COLUMNS)])."""
+    for b in prange((n + BLOCK - 1) // BLOCK):
+        hands = np.empty((4, 24), np.int8)
+        deck = np.empty(48, np.int8)
+        calls = np.empty((max_calls, 2), np.int32)
+        passes = np.empty((2, 12), np.int8)
+        tricks = np.empty((TRICKS, 4), np.int8)
+        tinfo = np.empty((TRICKS, 3), np.int32)
+        for d in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
+            play_deal(seed, start + d, forced_bidder, mv, run_mode, extra_kq, points, rules, params,
+                      scale, policy, hands, deck, calls, passes, tricks, tinfo, rows[d])
+
+
+@pnjit
+def _record_many(seed, start, n, forced_bidder, mv, run_mode, extra_kq, points, rules, params,
+                 scale, policy, dealt, calls, passes, tricks, tinfo, rows):
+    """As :func:`_play_many`, keeping each deal's cards, calls, passes and tricks."""
+    for d in prange(n):
+        hands = np.empty((4, 24), np.int8)
+        deck = np.empty(48, np.int8)
+        deal_one(seed, start + d, deck, dealt[d])
+        play_deal(seed, start + d, forced_bidder, mv, run_mode, extra_kq, points, rules, params,
+                  scale, policy, hands, deck, calls[d], passes[d], tricks[d], tinfo[d], rows[d])
+
+
+# ------------------------------------------------------------------------------------------
+# Python drivers.
+
+class Setup:
+    """A variant and the seats' policies, compiled for the kernels."""
+
+    def __init__(self, v: Variant | str = "thousand", policy: str | list[str] = "heuristic",
+                 bidding: BidPolicy | list[BidPolicy] | None = None, forced_bidder: int = -1):
+        self.variant = variant(v) if isinstance(v, str) else v
+        names = [policy] * 4 if isinstance(policy, str) else list(policy)
+        for name in names:
+            if name not in POLICIES:
+                raise ValueError(f"unknown play policy {name!r}; valid: {', '.join(POLICIES)}")
+        if len(names) != 4:
+            raise ValueError("give one play policy, or one for each of the four seats")
+        self.policy_names = names
+        self.bidding = bidding if bidding is not None else BidPolicy()
+        self.tables = compile_variant(self.variant)
+        self.policy = np.array([POLICIES.index(n) for n in names], np.int64)
+        self.params = policy_params(bidding)
+        self.scale = self.variant.trick_total / 250.0
+        self.forced_bidder = int(forced_bidder)
+        v = self.variant
+        ceiling = 2 * (v.trick_total + 4 * 2000)  # bids never pass the largest worth
+        self.max_calls = int(min(4096, 8 + ceiling // max(1, v.raise_min)))
+
+    def args(self) -> tuple:
+        t = self.tables
+        return (self.forced_bidder, t.meld_values, t.run_mode, t.extra_kq, t.card_points, t.rules,
+                self.params, self.scale, self.policy)
+
+    def provenance(self, seed: int, deals: int, start: int = 0) -> dict:
+        return {"variant": self.variant.spec, "options": self.variant.options(),
+                "play_policy": self.policy_names,
+                "bidding_policy": asdict(self.bidding) if isinstance(self.bidding, BidPolicy)
+                else [asdict(b) for b in self.bidding],
+                "seed": seed, "deals": deals, "start": start, "version": __version__}
+
+
+def _frame(rows: np.ndarray, start: int) -> pd.DataFrame:
+    df = pd.DataFrame(rows, columns=list(COLUMNS))
+    df.insert(0, "deal", np.arange(start, start + len(rows), dtype=np.int64))
+    df["thrown_in"] = df["thrown_in"].astype(bool)
+    df["trump"] = pd.Categorical.from_codes(rows[:, TRUMP].astype(np.int64).clip(-1), list(SUITS))
+    return df
+
+
+def iter_play(v: Variant | str = "thousand", deals: int = 10_000, seed: int = 0, start: int = 0,
+              policy: str | list[str] = "heuristic", bidding=None, chunk: int = 1 << 18,
+              progress: bool = False, forced_bidder: int = -1) -> Iterator[pd.DataFrame]:
+    """Play deals in chunks, yielding one DataFrame per chunk (memory stays one chunk)."""
+    from .progress import bar
+    setup = v if isinstance(v, Setup) else Setup(v, policy, bidding, forced_bidder)
+    if deals < 0 or seed < 0 or start < 0:
+        raise ValueError("deals, seed and start must be >= 0")
+    with bar(deals, "playing", progress) as pb:
+        for s in range(start, start + deals, chunk):
+            n = min(chunk, start + deals - s)
+            rows = np.empty((n, len(COLUMNS)), np.int32)
+            _play_many(np.uint64(seed), np.int64(s), n, *setup.args(), setup.max_calls, rows)
+            pb.update(n)
+            yield _frame(rows, s)
+
+
+def play(v: Variant | str = "thousand", deals: int = 10_000, seed: int = 0, start: int = 0,
+         policy: str | list[str] = "heuristic", bidding=None, progress: bool = False,
+         forced_bidder: int = -1) -> pd.DataFrame:
+    """Play ``deals`` deals; one row per deal (see ``COLUMNS``; team 0 is seats 0 and 2).
+
+    >>> df = play("classic", deals=8, seed=1)
+    >>> len(df), bool((df.points_0 + df.points_1)[~df.thrown_in].eq(250).all())
+    (8, True)
+    """
+    parts = list(iter_play(v, deals, seed, start, policy, bidding, progress=progress,
+                           forced_bidder=forced_bidder))
+    return pd.concat(parts, ignore_index=True) if parts else _frame(np.empty((0, len(COLUMNS)), np.int32), start)
+
+
+def simulate(v: Variant | str, deals: int, seed: int, out: str | Path,
+             policy: str | list[str] = "heuristic", bidding=None, progress: bool = True,
+             chunk: int = 1 << 18) -> dict:
+    """Play ``deals`` deals, streaming rows into the parquet file ``out`` (written whole or not
+    at all), with its provenance beside it in ``out`` + ``.json``; return that metadata."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from .cli import atomic_write
+    setup = Setup(v, policy, bidding)
+    out = Path(out)
+    meta = setup.provenance(seed, deals)
+    t0 = time.perf_counter()
+    summary = {"hands": 0, "thrown_in": 0, "made": 0, "bid_sum": 0}
+    with atomic_write(out, "wb") as fh:
+        writer = None
+        for df in iter_play(setup, deals, seed, chunk=chunk, progress=progress):
+            table = pa.Table.from_pandas(df, preserve_index=False)
+            if writer is None:
+                writer = pq.ParquetWriter(fh, table.schema, metadata_collector=None)
+            writer.write_table(table)
+            played = df[~df.thrown_in]
+            summary["hands"] += len(df)
+            summary["thrown_in"] += int(df.thrown_in.sum())
+            summary["made"] += int((played.made == 1).sum())
+            summary["bid_sum"] += int(played.bid.sum())
+        if writer is not None:
+            writer.close()
+    meta["seconds"] = round(time.perf_counter() - t0, 3)
+    meta["summary"] = summary
+    meta["meld_unit"] = meld_unit(setup.variant)
+    with atomic_write(str(out) + ".json") as fh:
+        json.dump(meta, fh, indent=2)
+    return meta

@@ -1,0 +1,100 @@
+"""Trick play: each obligation of the seed texts as a hand-written case, and the kernel's legal
+cards against the naive rule checker on random positions."""
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from naive import naive_legal, winning_card
+
+import pinochle_sim as ps
+from pinochle_sim.cards import card_name
+from pinochle_sim.play import legal_plays
+from pinochle_sim.variants import PRESETS
+
+
+@pytest.mark.parametrize("variant,hand,trick,trump,legal", [
+    # seed 001: 'Every player must follow the lead suit if possible.'
+    ("modern-15", "KH 9S QC", "AH", "S", ["KH"]),
+    # seed 001: 'must play a winning card against those played so far, if it is possible'
+    ("modern-15", "AH JH 9S", "TH", "S", ["AH"]),
+    # seed 004: 'if the first player leads a 10 ... the second player must beat it with an A'
+    ("classic-pass4", "AD 9D KS", "TD", "S", ["AD"]),
+    # seed 004: 'If he cannot beat the 10, he must at least follow suit.'
+    ("classic-pass4", "KD 9D KS", "TD", "S", ["KD", "9D"]),
+    # seed 001/004: after a trump on a plain lead, followers play any card of the lead suit
+    ("classic-pass4", "KD 9D KS", "TD QS", "S", ["KD", "9D"]),
+    ("modern-15", "AH 9H", "KH 9S", "S", ["AH", "9H"]),
+    # seed 004: 'If the third player has no [suit] and must trump, he must beat the trump'
+    ("classic-pass4", "KS 9S AH", "TD QS", "S", ["KS"]),
+    # seed 001: 'If another trump has already been played that a player cannot beat, ... any trump'
+    ("modern-15", "QS 9S AH", "TD AS", "S", ["QS", "9S"]),
+    # seed 002: 'These rules apply even when your partner is winning the trick.'
+    ("modern", "AS 9S", "KS", "H", ["AS"]),
+    # seed 002: 'This also applies when Trump is led.'
+    ("modern", "AH 9H", "KH", "H", ["AH"]),
+    # seed 002: 'If someone has played Trump, you must still follow the suit led when you can.'
+    ("modern", "KH 9S", "AH QS", "S", ["KH"]),
+    # seed 003: 'if a trump has already been played you must beat it if you can'
+    ("classic", "KS 9S 9C", "AH QS", "S", ["KS"]),
+    # seed 002: 'Play any card only when you have neither the suit led nor Trump.'
+    ("modern", "9C 9D", "AH", "S", ["9D", "9C"]),
+    # seed 000: follow suit, no duty to beat
+    ("thousand", "AS 9S QH", "KS", "H", ["AS", "9S"]),
+    # seed 000: 'you must trump in, even when it cannot win'
+    ("thousand", "9S QC", "AH KS", "S", ["9S"]),
+    # seed 000: no duty to overtrump
+    ("thousand", "AS 9S", "AH KS", "S", ["AS", "9S"]),
+    # seed 000: 'A table can switch that rule off'
+    ("thousand:must_trump=false", "9S QC", "AH KS", "S", ["9S", "QC"]),
+    # an identical card does not beat: with only the other AS, heading is impossible
+    ("classic", "AS 9S", "AS", "H", ["AS", "9S"]),
+])
+def test_obligations_from_the_seeds(variant, hand, trick, trump, legal):
+    assert legal_plays(hand, trick, trump, variant) == legal
+
+
+@pytest.mark.parametrize("trick,trump,winner", [
+    (["AS", "AS", "TS", "KS"], "H", 0),   # 'If two identical cards tie for highest, the one played first wins'
+    (["TD", "QS", "AD", "KS"], "S", 3),   # 'The highest trump wins the trick'
+    (["TD", "AH", "KD", "9C"], "S", 0),   # no trump: highest of the suit led
+    (["9S", "9S", "TS", "9H"], "H", 3),
+])
+def test_trick_winner(trick, trump, winner):
+    from pinochle_sim.cards import parse_card
+    from pinochle_sim.play import beats
+    kinds = [parse_card(c) for c in trick]
+    w = 0
+    for i in range(1, 4):
+        if beats(kinds[i], kinds[w], "SHDC".index(trump)):
+            w = i
+    assert w == winner == winning_card(trick, trump)
+
+
+positions = st.tuples(
+    st.lists(st.integers(0, 47), min_size=1, max_size=12, unique=True),
+    st.lists(st.integers(0, 47), min_size=0, max_size=3, unique=True),
+    st.integers(0, 3), st.sampled_from(list(PRESETS)), st.booleans())
+
+
+@given(positions)
+def test_legal_cards_match_naive_checker(pos):
+    hand_ids, trick_ids, trump, name, must_trump = pos
+    trick_ids = [c for c in trick_ids if c not in hand_ids]
+    v = ps.variant(name, must_trump=must_trump)
+    hand = [card_name(c // 2) for c in hand_ids]
+    trick = [card_name(c // 2) for c in trick_ids]
+    got = legal_plays(" ".join(hand), " ".join(trick), trump, v)
+    assert set(got) == naive_legal(hand, trick, "SHDC"[trump], v)
+
+
+def test_random_policy_is_uniform_over_physical_cards():
+    from pinochle_sim.deal import stream
+    from pinochle_sim.play import pick_random, to_masks
+    counts = np.zeros(24, np.int8)
+    counts[[0, 1, 7]] = [2, 1, 1]  # AS AS TS TH: AS should come up half the time
+    h1, h2 = to_masks(counts)
+    seen = np.zeros(24)
+    for i in range(20_000):
+        _, k = pick_random(h1, h2, h1, np.uint64(stream(np.uint64(3), i, 1)))
+        seen[k] += 1
+    assert abs(seen[0] / 20_000 - 0.5) < 0.02 and abs(seen[1] / 20_000 - 0.25) < 0.02

@@ -1,10 +1,14 @@
-# Two-command quick start: `make chart` (or `make odds` until the bid chart lands) and `make test`.
+# Two-command quick start: `make chart` (the default variant's bid chart) and `make test`.
 PY ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install test odds bench clean
+VARIANTS := thousand modern-15 modern classic classic-pass4
+CHART_DEALS ?= 500000
+RESULTS_DEALS ?= 1000000
+
+.PHONY: install test chart results odds bench clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -16,6 +20,15 @@ install: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest
+
+chart: $(STAMP)
+	$(BIN)/pinochle-sim bid-chart --variant thousand --deals $(CHART_DEALS) --seed 1 --out results/thousand
+
+results: $(STAMP)
+	for v in $(VARIANTS); do \
+	  $(BIN)/pinochle-sim bid-chart --variant $$v --deals $(RESULTS_DEALS) --seed 1 --out results/$$v || exit 1; \
+	done
+	$(BIN)/pinochle-sim odds --variant classic --deals 2000000 --seed 1 -q --out results/odds_classic.json > /dev/null
 
 odds: $(STAMP)
 	$(BIN)/pinochle-sim odds --variant classic --deals 2000000 --seed 1 --out results/odds_classic.json

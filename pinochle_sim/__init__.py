@@ -6,15 +6,32 @@
 """
 from importlib.metadata import PackageNotFoundError, version as _version
 
-from .cards import CardError, format_hand, hand_counts, parse_card
-from .meld import meld, meld_all_trumps, meld_table, refused_cards
-from .variants import PRESETS, Variant, VariantError, variant
-
 try:
     __version__ = _version("pinochle-sim")
 except PackageNotFoundError:  # running from a source tree without installing
     __version__ = "0.0.0+src"
 
-__all__ = ["CardError", "PRESETS", "Variant", "VariantError", "__version__", "format_hand",
-           "hand_counts", "meld", "meld_all_trumps", "meld_table", "parse_card", "refused_cards",
-           "variant"]
+# The public names, loaded on first use so that a quick command imports only what it needs.
+_EXPORTS = {
+    "CardError": "cards", "format_hand": "cards", "hand_counts": "cards", "parse_card": "cards",
+    "deal": "deal", "meld": "meld", "meld_all_trumps": "meld", "meld_table": "meld",
+    "refused_cards": "meld", "exact_odds": "odds", "meld_distribution": "odds",
+    "simulate_meld": "odds", "legal_plays": "play", "records": "records", "advise": "report",
+    "iter_play": "simulate", "play": "simulate", "simulate": "simulate", "bid_table": "tables",
+    "declarer_stats": "tables", "partner_adds": "tables", "rule_of_thumb": "tables",
+    "PRESETS": "variants", "Variant": "variants", "VariantError": "variants", "variant": "variants",
+}
+__all__ = ["__version__", *sorted(_EXPORTS)]
+
+
+def __getattr__(name: str):
+    if name in _EXPORTS:
+        import importlib
+        value = getattr(importlib.import_module(f".{_EXPORTS[name]}", __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'pinochle_sim' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return __all__

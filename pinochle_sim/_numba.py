@@ -2,8 +2,9 @@
 
 Numba's on-disk cache is keyed by each function's own source file, so a kernel cached before a
 change to a kernel it calls in another module would run stale code. The cache therefore lives in
-a folder named by a hash of the whole package's source (``~/.cache/pinochle-sim/<hash>``),
-unless ``NUMBA_CACHE_DIR`` is set; folders of older sources are removed.
+a folder named by a hash of the source of every module that holds kernels or the constants they
+read (``~/.cache/pinochle-sim/<hash>``), unless ``NUMBA_CACHE_DIR`` is set; folders of older
+sources are removed.
 """
 from __future__ import annotations
 
@@ -18,8 +19,10 @@ import numba
 def _cache_dir() -> Path:
     h = hashlib.sha1()
     for p in sorted(Path(__file__).parent.glob("*.py")):
-        h.update(p.name.encode())
-        h.update(p.read_bytes())
+        text = p.read_bytes()
+        if b"njit" in text or p.name in ("cards.py", "variants.py"):
+            h.update(p.name.encode())
+            h.update(text)
     root = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "pinochle-sim"
     here = root / h.hexdigest()[:16]
     if not here.exists() and root.exists():

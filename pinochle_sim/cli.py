@@ -200,9 +200,104 @@ def cmd_simulate(args: argparse.Namespace) -> None:
     print(f"wrote {out} and {out}.json")
 
 
+def _stats(args: argparse.Namespace):
+    from .tables import cached_stats, declarer_stats
+    if args.no_cache:
+        return declarer_stats(args.variant, args.deals, args.seed, args.policy,
+                              progress=not args.quiet)
+    return cached_stats(args.variant, args.deals, args.seed, args.policy, progress=not args.quiet)
+
+
+def _confidence(text: str) -> float:
+    c = float(text)
+    if not 0 < c < 1:
+        raise UserError(f"--confidence must be between 0 and 1, got {text}")
+    return c
+
+
+def cmd_bid_table(args: argparse.Namespace) -> None:
+    import pandas as pd
+
+    from .tables import bid_table, partner_adds, rule_text
+
+    stats = _stats(args)
+    conf = _confidence(args.confidence)
+    t = bid_table(stats, args.by, confidences=(conf,), min_hands=1)
+    if args.csv:
+        with atomic_write(args.csv) as fh:
+            bid_table(stats, args.by).to_csv(fh, float_format="%.6g")
+    if args.json:
+        print(json.dumps({**stats.provenance(), "table": json.loads(
+            t.reset_index().to_json(orient="records"))}, indent=2))
+        return
+    col = f"bid_{round(conf * 100)}"
+    shown = t[t.hands >= args.min_hands]
+    print(f"Bid table, {stats.variant.spec} ({stats.deals:,} deals x 4 declarers, seed "
+          f"{stats.seed}, play {stats.policy}); cells with fewer than {args.min_hands} hands blank\n")
+    with pd.option_context("display.width", 200, "display.max_columns", 40):
+        if args.by in ("aces_tens", "trumps"):
+            level = "aces_tens" if args.by == "aces_tens" else "trumps"
+            print(f"expected side total, by your meld (rows) and {level.replace('_', ' + ')} (columns):")
+            print(shown["mean_total"].unstack(level).round(0).to_string(na_rep=""))
+            print(f"\nhighest bid made at least {conf:.0%} of the time ('-': pass):")
+            print(shown[col].unstack(level).to_string(na_rep="-", float_format="{:.0f}".format))
+        else:
+            print(shown[["hands", "mean_total", "se_total", col, "break_even_bid"]].round(1).to_string())
+    pa = partner_adds(stats)
+    print(f"\nrule of thumb: {rule_text(stats)}")
+    print(f"partner's meld on average: {pa.loc['partner_meld', 'mean']:.1f} "
+          f"(s.e. {pa.loc['partner_meld', 'se']:.2f}); your meld gained by passing: "
+          f"{pa.loc['meld_gained_by_passing', 'mean']:.1f}; side trick points: "
+          f"{pa.loc['side_trick_points', 'mean']:.1f}")
+    if args.csv:
+        print(f"wrote {args.csv}")
+
+
+def cmd_bid_chart(args: argparse.Namespace) -> None:
+    from .report import FORMATS, write_bid_chart
+
+    formats = [f.strip() for f in args.format.split(",") if f.strip()]
+    for f in formats:
+        if f not in FORMATS:
+            raise UserError(f"unknown format {f!r}; valid: {', '.join(FORMATS)}")
+    out = args.out or f"results/{args.variant.name}"
+    stats = _stats(args)
+    for path in write_bid_chart(stats, out, formats, _confidence(args.confidence)):
+        print(f"wrote {path}")
+
+
+def cmd_advise(args: argparse.Namespace) -> None:
+    from .report import advise
+
+    hand = hand_counts(args.hand, args.variant.hand_size)  # checks the hand before simulating
+    a = advise(args.hand, _stats(args), _confidence(args.confidence))
+    if args.json:
+        print(json.dumps(a, indent=2, default=float))
+        return
+    from .cards import format_hand
+    print(f"{format_hand(hand)}  ({a['variant']}; {a['aces']} aces, {a['tens']} tens)\n")
+    print(table([[m["trump"], m["meld"], m["trumps"], f"{m['expected_total']:.0f}", m["hands"]]
+                 for m in a["melds"]], ["trump", "meld", "trumps", "expected side total", "hands"]))
+    lo, hi = a["expected_total_ci95"]
+    print(f"\nbest trump {a['best_trump']}: expected side total {a['expected_total']:.0f} "
+          f"(95% interval of the mean {lo:.0f}-{hi:.0f}; 80% of hands between "
+          f"{a['total_10_90'][0]} and {a['total_10_90'][1]})")
+    print("\nchance of making each bid:")
+    items = list(a["p_make"].items())
+    for i in range(0, len(items), 8):
+        print("  " + "  ".join(f"{b}: {p:.0%}" for b, p in items[i:i + 8]))
+    rec = a["recommended_bid"]
+    print(f"\nrecommended bid: {rec if rec is not None else 'pass'} "
+          f"(at {a['confidence']:.0%} confidence)")
+    print(f"why: {a['why']}")
+    if a["break_even_bid"] is not None:
+        print(f"above {a['break_even_bid']} declaring loses points on average (a set costs the bid)")
+
+
 COMMANDS: dict[str, Callable[[argparse.Namespace], None]] = {
     "variants": cmd_variants, "meld": cmd_meld, "odds": cmd_odds, "play": cmd_play,
-    "simulate": cmd_simulate,
+    "simulate": cmd_simulate, "bid-table": cmd_bid_table, "bid-chart": cmd_bid_chart,
+    "advise": cmd_advise,
 }
 
 
@@ -264,6 +359,32 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--out", help="parquet file (default results/sim_VARIANT.parquet); "
                                  "metadata beside it as .json")
     s.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+
+    def add_tables(sp: argparse.ArgumentParser, deals: int) -> None:
+        add_play(sp, deals)
+        sp.add_argument("--confidence", default="0.67",
+                        help="chance of making the bid that a recommendation needs (default 0.67)")
+        sp.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+        sp.add_argument("--no-cache", action="store_true",
+                        help="simulate afresh instead of reusing a cached declarer simulation")
+
+    s = sub.add_parser("bid-table", help="what a hand is worth when you win the bid")
+    add_tables(s, 1_000_000)
+    s.add_argument("--by", default="aces_tens", choices=["aces_tens", "aces,tens", "trumps", "none"],
+                   help="columns: aces + tens (default), aces and tens, trump length, none")
+    s.add_argument("--min-hands", type=int, default=100, help="blank cells with fewer hands")
+    s.add_argument("--csv", help="also write the full table (every bid's chance) here")
+    s.add_argument("--json", action="store_true")
+
+    s = sub.add_parser("bid-chart", help="bid chart pictures, tables and metadata into a folder")
+    add_tables(s, 1_000_000)
+    s.add_argument("--out", help="folder (default results/VARIANT/)")
+    s.add_argument("--format", default="png,csv,json", help="any of png,csv,json (default all)")
+
+    s = sub.add_parser("advise", help="what to bid with one hand")
+    s.add_argument("hand", help='the twelve cards, e.g. "AS AS TS KS QS JS 9S AH TH KD QD JC"')
+    add_tables(s, 200_000)
+    s.add_argument("--json", action="store_true")
     return p
 
 

@@ -231,7 +231,9 @@ def meld(hand, trump: str | int, v: Variant | str = "thousand") -> Meld:
             add(single if n == 1 else double, mv[row, n], _cards(*((6 * s + rank, n) for s in range(4))))
     add("nine_of_trump", mv[DIX, c[o + NINE]], _cards((o + NINE, c[o + NINE])))
     used = np.zeros(N_KINDS, np.int8)
-    meld_used(c.astype(np.int8), t, mv, compile_variant(v).run_mode, v.extra_king_queen, used)
+    # the kernel's Python body: one hand does not need compiled code (nor numba's start-up)
+    meld_used.py_func(c.astype(np.int8), t, mv, compile_variant(v).run_mode, v.extra_king_queen,
+                      used)
     return Meld(SUITS[t], sum(i.points for i in items), tuple(items), tuple(int(x) for x in used))
 
 

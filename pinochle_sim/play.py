@@ -68,6 +68,12 @@ def popcount(x):
     return (((x + (x >> 4)) & 0x0F0F0F0F) * 0x01010101 & 0xFFFFFFFF) >> 24
 
 
+SUIT = np.arange(N_KINDS, dtype=np.int64) // 6
+RANK = np.arange(N_KINDS, dtype=np.int64) % 6
+#: ABOVE[k]: mask of the kinds of k's suit that rank above k.
+ABOVE = np.array([(1 << k) - (1 << (6 * (k // 6))) for k in range(N_KINDS)], np.int64)
+
+
 @njit
 def suit_mask(s):
     return 0x3F << (6 * s)
@@ -76,7 +82,7 @@ def suit_mask(s):
 @njit
 def above(card):
     """Mask of the kinds of ``card``'s suit that rank above it."""
-    return (1 << card) - (1 << (6 * (card // 6)))
+    return ABOVE[card]
 
 
 @njit
@@ -95,9 +101,8 @@ def to_masks(counts):
 @njit
 def beats(card, win, trump):
     """Whether ``card`` played after ``win`` takes the lead of the trick."""
-    cs = card // 6
-    ws = win // 6
-    if cs == ws:
+    cs = SUIT[card]
+    if cs == SUIT[win]:
         return card < win
     return cs == trump
 
@@ -112,7 +117,7 @@ def legal_mask(h1, n_in_trick, lead, win, trump, must_head, must_trump, must_ove
         return h1
     follow = h1 & suit_mask(lead)
     if follow:
-        if must_head and win // 6 == lead:
+        if must_head and SUIT[win] == lead:
             head = follow & above(win)
             if head:
                 return head
@@ -120,7 +125,7 @@ def legal_mask(h1, n_in_trick, lead, win, trump, must_head, must_trump, must_ove
     if must_trump:
         trumps = h1 & suit_mask(trump)
         if trumps:
-            if must_overtrump and win // 6 == trump:
+            if must_overtrump and SUIT[win] == trump:
                 over = trumps & above(win)
                 if over:
                     return over
@@ -157,29 +162,29 @@ def _boss(card, unseen):
 @njit
 def _cheaper(a, b, trump, points):
     """Card ``a`` costs less to give up than ``b``: plain before trump, fewer points, lower rank."""
-    at, bt = a // 6 == trump, b // 6 == trump
+    at, bt = SUIT[a] == trump, SUIT[b] == trump
     if at != bt:
         return bt
-    av, bv = points[a % 6], points[b % 6]
+    av, bv = points[RANK[a]], points[RANK[b]]
     if av != bv:
         return av < bv
-    return a % 6 > b % 6
+    return RANK[a] > RANK[b]
 
 
 @njit
 def _better_gift(a, b, trump, points, unseen):
     """Card ``a`` is a better gift to a partner's trick than ``b``: plain before trump, a card
     that could not win a trick of its own before a boss card, then the most points."""
-    at, bt = a // 6 == trump, b // 6 == trump
+    at, bt = SUIT[a] == trump, SUIT[b] == trump
     if at != bt:
         return bt
     ab, bb = _boss(a, unseen), _boss(b, unseen)
     if ab != bb:
         return bb
-    av, bv = points[a % 6], points[b % 6]
+    av, bv = points[RANK[a]], points[RANK[b]]
     if av != bv:
         return av > bv
-    return a % 6 > b % 6
+    return RANK[a] > RANK[b]
 
 
 @njit
@@ -195,7 +200,7 @@ def choose_lead(h1, h2, unseen, trump, declaring, points, draw_trump_min):
         m = h1 & suit_mask(s)
         if s != trump and m:
             k = lsb(m)
-            if _boss(k, unseen) and (best < 0 or points[k % 6] > points[best % 6]):
+            if _boss(k, unseen) and (best < 0 or points[RANK[k]] > points[RANK[best]]):
                 best = k
     if best >= 0:
         return best
@@ -205,7 +210,7 @@ def choose_lead(h1, h2, unseen, trump, declaring, points, draw_trump_min):
         if s != trump and m:
             length = popcount(m) + popcount(h2 & suit_mask(s))
             k = msb(m)
-            if length > best_len or (length == best_len and points[k % 6] < points[best % 6]):
+            if length > best_len or (length == best_len and points[RANK[k]] < points[RANK[best]]):
                 best_len = length
                 best = k
     return best if best >= 0 else msb(tm)
@@ -245,16 +250,14 @@ def choose_follow(legal, unseen, trump, n_in_trick, win, partner_winning, points
 
 @njit
 def play_tricks(hands, leader, trump, bidder_team, must_head, must_trump, must_overtrump, points,
-                last_bonus, policy, draw_trump_min, state, rec_cards, rec_leader, rec_winner,
-                rec_points, team_points, team_tricks, team_counters):
+                last_bonus, policy, draw_trump_min, state, rec_cards, rec_info, team, h1, h2):
     """Play out ``hands`` (int8[4, 24] count vectors, left unchanged) from ``leader``.
 
-    Each trick is written to ``rec_cards[t]`` (kinds from the leader on), ``rec_leader[t]``,
-    ``rec_winner[t]`` and ``rec_points[t]`` (with the last-trick bonus); per-team trick points,
-    tricks and counters (cards worth points) are added to ``team_*``. Returns the random state.
+    Each trick is written to ``rec_cards[t]`` (kinds from the leader on) and ``rec_info[t]``
+    (leader, winner, points with the last-trick bonus); ``team[0..2, side]`` receive each side's
+    trick points, tricks and counters (cards worth points). ``h1``, ``h2`` (int64[4]) are
+    scratch. Returns the random state.
     """
-    h1 = np.empty(4, np.int64)
-    h2 = np.empty(4, np.int64)
     for p in range(4):
         h1[p], h2[p] = to_masks(hands[p])
     p1 = 0  # kinds played at least once, and twice
@@ -266,17 +269,17 @@ def play_tricks(hands, leader, trump, bidder_team, must_head, must_trump, must_o
         pts = 0
         counters = 0
         for j in range(4):
-            seat = (leader + j) % 4
+            seat = (leader + j) & 3
             legal = legal_mask(h1[seat], j, lead, win, trump, must_head, must_trump, must_overtrump)
             if policy[seat] == RANDOM:
                 state, card = pick_random(h1[seat], h2[seat], legal, state)
             else:
                 unseen = ALL & ~(h2[seat] | p2 | (h1[seat] & p1))
                 if j == 0:
-                    card = choose_lead(h1[seat], h2[seat], unseen, trump, seat % 2 == bidder_team,
+                    card = choose_lead(h1[seat], h2[seat], unseen, trump, (seat & 1) == bidder_team,
                                        points, draw_trump_min)
                 else:
-                    card = choose_follow(legal, unseen, trump, j, win, win_seat == (seat + 2) % 4,
+                    card = choose_follow(legal, unseen, trump, j, win, win_seat == (seat ^ 2),
                                          points)
             bit = 1 << card
             if h2[seat] & bit:
@@ -288,24 +291,24 @@ def play_tricks(hands, leader, trump, bidder_team, must_head, must_trump, must_o
             p1 |= bit
             rec_cards[t, j] = card
             if j == 0:
-                lead = card // 6
+                lead = SUIT[card]
                 win = card
                 win_seat = seat
             elif beats(card, win, trump):
                 win = card
                 win_seat = seat
-            p = points[card % 6]
+            p = points[RANK[card]]
             pts += p
             counters += p > 0
         if t == TRICKS - 1:
             pts += last_bonus
-        rec_leader[t] = leader
-        rec_winner[t] = win_seat
-        rec_points[t] = pts
-        team = win_seat % 2
-        team_points[team] += pts
-        team_tricks[team] += 1
-        team_counters[team] += counters
+        rec_info[t, 0] = leader
+        rec_info[t, 1] = win_seat
+        rec_info[t, 2] = pts
+        side = win_seat & 1
+        team[0, side] += pts
+        team[1, side] += 1
+        team[2, side] += counters
         leader = win_seat
     return state
 
@@ -328,6 +331,6 @@ def legal_plays(hand, trick, trump, v="thousand") -> list[str]:
         if beats(c, win, t):
             win = c
     h1, _ = to_masks(hand_counts(hand))
-    mask = legal_mask(h1, len(played), played[0] // 6 if played else 0, win, t, v.must_head,
+    mask = legal_mask(h1, len(played), SUIT[played[0]] if played else 0, win, t, v.must_head,
                       v.must_trump, v.must_overtrump)
     return [card_name(k) for k in range(N_KINDS) if mask >> k & 1]

@@ -26,15 +26,19 @@ from .deal import BLOCK, deal_one, stream
 from .meld import hand_meld_all_trumps
 from .passing import pass_cards
 from .play import POLICIES, TRICKS, play_tricks
-from .scoring import score_hand
+from .scoring import banked_meld, score_hand
 from .variants import DIX, R, Variant, compile_variant, meld_unit, variant
 
 COLUMNS = ("dealer", "thrown_in", "bidder", "bid", "trump", "meld_0", "meld_1", "meld_2", "meld_3",
            "points_0", "points_1", "tricks_0", "tricks_1", "counters_0", "counters_1", "made",
-           "score_0", "score_1", "calls", "bidder_worth")
+           "score_0", "score_1", "calls", "bidder_worth", "bid_meld", "bid_aces", "bid_tens",
+           "bid_kings", "bid_trumps", "side_total")
 C = {name: i for i, name in enumerate(COLUMNS)}
 (DEALER, THROWN, BIDDER, BID, TRUMP, MELD0, _M1, _M2, _M3, POINTS0, _P1, TRICKS0, _T1, COUNTERS0, _C1,
- MADE, SCORE0, _S1, CALLS, WORTH) = range(len(COLUMNS))
+ MADE, SCORE0, _S1, CALLS, WORTH, BID_MELD, BID_ACES, BID_TENS, BID_KINGS, BID_TRUMPS,
+ SIDE_TOTAL) = range(len(COLUMNS))
+#: What the bidder saw when bidding (its own cards before any passing) and what its side banked
+#: towards the contract (meld kept under the no-trick rule, plus trick points).
 DRAW_TRUMP_MIN = 4  # the heuristic declarer draws trump holding at least this many
 
 
@@ -53,22 +57,34 @@ def _five_nines_no_meld(c, mv, run_mode, extra_kq, melds):
 
 
 @njit
+def workspace(max_calls):
+    """(hands, deck, calls, passes, tricks, tinfo, melds, worth, iw): one thread's scratch."""
+    return (np.empty((4, 24), np.int8), np.empty(48, np.int8), np.empty((max_calls, 2), np.int32),
+            np.empty((2, 12), np.int8), np.empty((TRICKS, 4), np.int8),
+            np.empty((TRICKS, 3), np.int32), np.empty((4, 4), np.int32), np.empty(4, np.float64),
+            np.empty(24, np.int64))
+
+
+@njit
 def play_deal(seed, i, forced_bidder, mv, run_mode, extra_kq, points, rules, params, scale,
-              policy, hands, deck, calls, passes, tricks, tinfo, row):
+              policy, hands, deck, calls, passes, tricks, tinfo, melds, worth, iw, row):
     """Play deal ``i`` in full and write its summary ``row`` (see ``COLUMNS``).
 
-    ``hands`` (int8[4, 24]) ends empty; ``calls``, ``passes``, ``tricks`` and ``tinfo`` (leader,
-    winner, points of each trick) receive the hand record. ``forced_bidder >= 0`` skips the
-    auction and makes that seat the declarer at a bid of 0 (for the bid tables).
+    ``hands`` (int8[4, 24]) receives the hands after passing; ``calls``, ``passes``, ``tricks``
+    and ``tinfo`` (leader, winner, points of each trick) receive the hand record; ``deck``,
+    ``melds``, ``worth`` and ``iw`` are scratch. ``forced_bidder >= 0`` skips the auction and
+    makes that seat the declarer at a bid of 0 (for the bid tables).
     """
     row[:] = 0
     dealer = i % 4
     row[DEALER] = dealer
     deal_one(seed, i, deck, hands)
     state = stream(seed, i, 1)
-    melds = np.empty((4, 4), np.int32)
-    worth = np.empty(4, np.float64)
-    best_trump = np.empty(4, np.int64)
+    best_trump = iw[0:4]
+    team = iw[4:10].reshape((3, 2))
+    team_meld = iw[10:12]
+    team_dix = iw[12:14]
+    score = iw[14:16]
     thrown = False
     for p in range(4):
         hand_meld_all_trumps(hands[p], mv, run_mode, extra_kq, melds[p])
@@ -95,32 +111,38 @@ def play_deal(seed, i, forced_bidder, mv, run_mode, extra_kq, points, rules, par
     row[BID] = bid
     row[TRUMP] = trump
     row[WORTH] = np.int32(round(worth[bidder]))
+    row[BID_MELD] = melds[bidder, trump]
+    for s in range(4):
+        row[BID_ACES] += hands[bidder, 6 * s]
+        row[BID_TENS] += hands[bidder, 6 * s + 1]
+        row[BID_KINGS] += hands[bidder, 6 * s + 2]
+    for r in range(6):
+        row[BID_TRUMPS] += hands[bidder, 6 * trump + r]
     k = rules[R.pass_cards]
     if k > 0:
         pass_cards(hands, bidder, trump, k, mv, run_mode, extra_kq, passes)
-    team_meld = np.zeros(2, np.int64)
-    team_dix = np.zeros(2, np.int64)
+    team_meld[:] = 0
+    team_dix[:] = 0
+    team[:] = 0
     for p in range(4):
         hand_meld_all_trumps(hands[p], mv, run_mode, extra_kq, melds[p])
         row[MELD0 + p] = melds[p, trump]
         team_meld[p % 2] += melds[p, trump]
         team_dix[p % 2] += mv[DIX, hands[p, 6 * trump + NINE]]
     leader = bidder if rules[R.first_lead] == 0 else (dealer + 1) % 4
-    team_points = np.zeros(2, np.int64)
-    team_tricks = np.zeros(2, np.int64)
-    team_counters = np.zeros(2, np.int64)
     play_tricks(hands, leader, trump, bidder % 2, rules[R.must_head], rules[R.must_trump],
                 rules[R.must_overtrump], points, rules[R.last_trick], policy, DRAW_TRUMP_MIN, state,
-                tricks, tinfo[:, 0], tinfo[:, 1], tinfo[:, 2], team_points, team_tricks,
-                team_counters)
-    score = np.zeros(2, np.int64)
-    made = score_hand(bidder, bid, team_meld, team_dix, team_points, team_tricks, team_counters,
+                tricks, tinfo, team, iw[16:20], iw[20:24])
+    made = score_hand(bidder, bid, team_meld, team_dix, team[0], team[1], team[2],
                       rules[R.min_tricks], rules[R.no_trick], score)
     row[MADE] = made if forced_bidder < 0 else -1
+    bt = bidder % 2
+    row[SIDE_TOTAL] = team[0, bt] + banked_meld(bt, bt, team_meld[bt], team_dix[bt], team[1, bt],
+                                                team[2, bt], rules[R.no_trick])
     for t in range(2):
-        row[POINTS0 + t] = team_points[t]
-        row[TRICKS0 + t] = team_tricks[t]
-        row[COUNTERS0 + t] = team_counters[t]
+        row[POINTS0 + t] = team[0, t]
+        row[TRICKS0 + t] = team[1, t]
+        row[COUNTERS0 + t] = team[2, t]
         row[SCORE0 + t] = score[t]
 
 
@@ -129,15 +151,11 @@ def _play_many(seed, start, n, forced_bidder, mv, run_mode, extra_kq, points, ru
                policy, max_calls, rows):
     """Summaries of deals ``start .. start+n-1`` into ``rows`` (int32[n, len(COLUMNS)])."""
     for b in prange((n + BLOCK - 1) // BLOCK):
-        hands = np.empty((4, 24), np.int8)
-        deck = np.empty(48, np.int8)
-        calls = np.empty((max_calls, 2), np.int32)
-        passes = np.empty((2, 12), np.int8)
-        tricks = np.empty((TRICKS, 4), np.int8)
-        tinfo = np.empty((TRICKS, 3), np.int32)
+        hands, deck, calls, passes, tricks, tinfo, melds, worth, iw = workspace(max_calls)
         for d in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
             play_deal(seed, start + d, forced_bidder, mv, run_mode, extra_kq, points, rules, params,
-                      scale, policy, hands, deck, calls, passes, tricks, tinfo, rows[d])
+                      scale, policy, hands, deck, calls, passes, tricks, tinfo, melds, worth, iw,
+                      rows[d])
 
 
 @pnjit
@@ -145,11 +163,11 @@ def _record_many(seed, start, n, forced_bidder, mv, run_mode, extra_kq, points, 
                  scale, policy, dealt, calls, passes, tricks, tinfo, rows):
     """As :func:`_play_many`, keeping each deal's cards, calls, passes and tricks."""
     for d in prange(n):
-        hands = np.empty((4, 24), np.int8)
-        deck = np.empty(48, np.int8)
+        hands, deck, _, _, _, _, melds, worth, iw = workspace(1)
         deal_one(seed, start + d, deck, dealt[d])
         play_deal(seed, start + d, forced_bidder, mv, run_mode, extra_kq, points, rules, params,
-                  scale, policy, hands, deck, calls[d], passes[d], tricks[d], tinfo[d], rows[d])
+                  scale, policy, hands, deck, calls[d], passes[d], tricks[d], tinfo[d], melds,
+                  worth, iw, rows[d])
 
 
 # ------------------------------------------------------------------------------------------

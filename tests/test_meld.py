@@ -156,3 +156,22 @@ def test_meld_unchanged_permuting_suits_without_pinochle(hand, perm, name):
         moved[6 * perm[s]: 6 * perm[s] + 6] = hand[6 * s: 6 * s + 6]
     a, b = meld_table(hand, v), meld_table(moved, v)
     assert all(a[s] == b[perm[s]] for s in range(4))
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_used_cards_carry_the_whole_meld(name, random_hands):
+    """Removing the cards no combination uses never changes the meld; the compiled and Python
+    forms of the usage kernel agree."""
+    from pinochle_sim.meld import meld_used
+    from pinochle_sim.variants import compile_variant
+    v = PRESETS[name]
+    tb = compile_variant(v)
+    out = np.zeros(24, np.int8)
+    for h in random_hands[:300]:
+        for t in range(4):
+            m = meld(h, t, v)
+            used = np.array(m.used, np.int8)
+            assert (used <= h).all()
+            assert meld(used, t, v).total == m.total
+            meld_used(h, t, tb.meld_values, tb.run_mode, tb.extra_kq, out)
+            assert (out == used).all()

@@ -1,0 +1,121 @@
+"""Bid tables: accumulators, consistency (more meld or aces and tens never lowers the
+expectation beyond noise), legal recommendations, and the outputs a user reads."""
+import json
+
+import numpy as np
+import pytest
+
+import pinochle_sim as ps
+from pinochle_sim.cli import main
+from pinochle_sim.report import advise, write_bid_chart
+from pinochle_sim.simulate import play
+from pinochle_sim.tables import (DeclarerStats, bid_grid, bid_table, break_even_bid,
+                                 declarer_stats, partner_adds, recommended_bid, rule_of_thumb)
+
+
+@pytest.fixture(scope="module")
+def thousand():
+    return declarer_stats("thousand", deals=12_000, seed=3, chunk=5_000)
+
+
+def test_four_declarers_per_deal(thousand):
+    assert thousand.cube.sum() == 4 * 12_000 == thousand.moments[..., 0].sum()
+
+
+def test_trick_points_add_up_for_every_declarer():
+    for seat in range(4):
+        df = play("classic-pass4", 2000, seed=4, forced_bidder=seat)
+        assert (df.points_0 + df.points_1 == 240).all() and (df.bidder == seat).all()
+
+
+def test_reproducible_and_chunk_free(thousand):
+    again = declarer_stats("thousand", deals=12_000, seed=3, chunk=12_000)
+    assert (again.cube == thousand.cube).all() and np.allclose(again.xtx, thousand.xtx)
+
+
+def test_save_and_load(tmp_path, thousand):
+    thousand.save(tmp_path / "s.npz")
+    back = DeclarerStats.load(tmp_path / "s.npz")
+    assert (back.cube == thousand.cube).all() and back.variant == thousand.variant
+
+
+def test_more_meld_or_aces_and_tens_never_lowers_the_expectation(thousand):
+    t = bid_table(thousand, "aces_tens", min_hands=300)
+    mean, se = t.mean_total, t.se_total
+    bands = list(dict.fromkeys(t.index.get_level_values(0)))
+    for band in bands:  # along aces + tens
+        row = t.loc[band]
+        for a, b in zip(row.index[:-1], row.index[1:]):
+            assert row.mean_total[b] > row.mean_total[a] - 4 * np.hypot(row.se_total[a], row.se_total[b])
+    for at in set(t.index.get_level_values(1)):  # along meld
+        col = t.xs(at, level=1)
+        for a, b in zip(col.index[:-1], col.index[1:]):
+            assert col.mean_total[b] > col.mean_total[a] - 4 * np.hypot(col.se_total[a], col.se_total[b])
+
+
+@pytest.mark.parametrize("name", ["classic", "modern"])
+def test_recommended_bids_are_legal(name):
+    stats = declarer_stats(name, deals=3000, seed=5)
+    v = stats.variant
+    t = bid_table(stats, "aces_tens")
+    pcols = [c for c in t.columns if c.startswith("p_")]
+    assert all(np.all(np.diff(r) <= 1e-12) for r in t[pcols].to_numpy())  # higher bids, lower odds
+    for col in ("bid_50", "bid_67", "bid_80", "break_even_bid"):
+        bids = t[col].dropna()
+        assert ((bids >= v.opening_bid) & ((bids - v.opening_bid) % v.raise_min == 0)).all()
+    assert (t.bid_50.fillna(0) >= t.bid_80.fillna(0)).all()
+
+
+def test_recommendation_arithmetic():
+    bids = np.array([250, 260, 270, 280])
+    p = np.array([[0.9, 0.7, 0.5, 0.2], [0.4, 0.3, 0.1, 0.0]])
+    assert recommended_bid(p, bids, 0.67).tolist()[0] == 260
+    assert np.isnan(recommended_bid(p, bids, 0.67)[1])
+    assert break_even_bid(np.array([[5.0, 1.0, -2.0, -9.0]]), bids).tolist() == [260]
+    assert bid_grid(ps.variant("thousand"), 60).tolist() == [40, 45, 50, 55, 60]
+
+
+def test_rule_of_thumb_and_partner(thousand):
+    r = rule_of_thumb(thousand)
+    assert list(r.index) == ["intercept", "aces", "tens", "trumps"]
+    assert (r.loc[["aces", "tens", "trumps"], "estimate"] > 0).all()
+    assert (r.se > 0).all() and (r.ci_low < r.estimate).all()
+    pa = partner_adds(thousand)
+    assert 0 < pa.loc["partner_meld", "mean"] < 100 and pa.loc["meld_gained_by_passing", "mean"] == 0
+
+
+def test_advise(thousand):
+    a = advise("AS AS TS KS QS JS 9S AH TH KD QD JC", thousand)
+    assert a["best_trump"] == "S" and a["melds"][0]["meld"] == 210
+    p = list(a["p_make"].values())
+    assert all(x >= y for x, y in zip(p, p[1:]))
+    rec = a["recommended_bid"]
+    assert rec is None or (rec >= 40 and a["p_make"][rec] >= 0.67)
+    with pytest.raises(ps.CardError):
+        advise("AS AS", thousand)
+
+
+def test_bid_chart_files(tmp_path, thousand):
+    written = write_bid_chart(thousand, tmp_path / "out", formats=("csv", "json", "png"))
+    names = {p.name for p in written}
+    assert {"bid_chart.png", "p_make.png", "total_distribution.png", "bid_table.csv",
+            "rule_of_thumb.csv", "metadata.json"} <= names
+    meta = json.loads((tmp_path / "out" / "metadata.json").read_text())
+    for key in ("variant", "options", "play_policy", "seed", "deals", "version", "rule_of_thumb"):
+        assert key in meta
+    assert not list((tmp_path / "out").glob(".staging-*"))
+
+
+def test_cli_tables(tmp_path, capsys):
+    args = ["--variant", "modern", "--deals", "2000", "--seed", "2", "--quiet", "--no-cache"]
+    assert main(["bid-table", *args, "--csv", str(tmp_path / "t.csv")]) == 0
+    out = capsys.readouterr().out
+    assert "rule of thumb: expected side total = your meld" in out and (tmp_path / "t.csv").exists()
+    assert main(["bid-chart", *args, "--out", str(tmp_path / "c"), "--format", "csv,json"]) == 0
+    assert (tmp_path / "c" / "bid_table.csv").exists() and not (tmp_path / "c" / "bid_chart.png").exists()
+    assert main(["advise", "AS AS TS KS QS JS 9S AH TH KD QD JC", *args]) == 0
+    assert "recommended bid" in capsys.readouterr().out
+    assert main(["advise", "AS AS TS", *args]) == 2
+    assert "a hand has 12 cards, got 3" in capsys.readouterr().err
+    assert main(["bid-chart", *args, "--format", "gif"]) == 2
+    assert main(["bid-table", *args, "--confidence", "1.5"]) == 2

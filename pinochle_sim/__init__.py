@@ -4,6 +4,9 @@
 >>> ps.meld("AS TS KS QS JS 9D 9D 9C 9C 9H 9H JH", "S", "thousand").total
 190
 """
+import importlib
+import sys
+import types
 from importlib.metadata import PackageNotFoundError, version as _version
 
 try:
@@ -19,19 +22,36 @@ _EXPORTS = {
     "simulate_meld": "odds", "legal_plays": "play", "records": "records", "advise": "report",
     "iter_play": "simulate", "play": "simulate", "simulate": "simulate", "bid_table": "tables",
     "declarer_stats": "tables", "partner_adds": "tables", "rule_of_thumb": "tables",
-    "PRESETS": "variants", "Variant": "variants", "VariantError": "variants", "variant": "variants",
+    "compare": "compare", "PRESETS": "variants", "Variant": "variants", "VariantError": "variants", "variant": "variants",
 }
 __all__ = ["__version__", *sorted(_EXPORTS)]
 
 
+def _export(name: str):
+    return getattr(importlib.import_module(f"{__name__}.{_EXPORTS[name]}"), name)
+
+
 def __getattr__(name: str):
     if name in _EXPORTS:
-        import importlib
-        value = getattr(importlib.import_module(f".{_EXPORTS[name]}", __name__), name)
-        globals()[name] = value
-        return value
+        return _export(name)
     raise AttributeError(f"module 'pinochle_sim' has no attribute {name!r}")
 
 
 def __dir__() -> list[str]:
     return __all__
+
+
+class _Package(types.ModuleType):
+    """Some public functions share their module's name (``meld``, ``deal``, ``simulate``,
+    ``records``, ``compare``, and ``play``, which lives in ``simulate``): importing the
+    submodule sets the package attribute to the module, so the function is looked up instead.
+    Import the modules themselves with ``from pinochle_sim.simulate import ...``."""
+
+    def __getattribute__(self, name: str):
+        value = super().__getattribute__(name)
+        if name in _EXPORTS and isinstance(value, types.ModuleType):
+            return _export(name)
+        return value
+
+
+sys.modules[__name__].__class__ = _Package

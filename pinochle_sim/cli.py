@@ -13,6 +13,8 @@ import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+import numpy as np
+
 from . import __version__
 from .cards import CardError, hand_counts
 from .play import POLICIES
@@ -294,10 +296,47 @@ def cmd_advise(args: argparse.Namespace) -> None:
         print(f"above {a['break_even_bid']} declaring loses points on average (a set costs the bid)")
 
 
+def cmd_compare(args: argparse.Namespace) -> None:
+    from .compare import compare
+
+    vs = [variant(text) for text in args.variants]
+    if len(vs) < 2:
+        raise UserError("compare needs at least two variants; the first is the baseline")
+    c = compare(vs, args.deals, args.seed, args.policy, progress=not args.quiet,
+                table_deals=args.table_deals)
+    t = c.table
+    if args.csv:
+        with atomic_write(args.csv) as fh:
+            t.to_csv(fh, index=False, float_format="%.6g")
+    if args.plot:
+        from .plots import save
+        Path(args.plot).parent.mkdir(parents=True, exist_ok=True)
+        save(c.forest_plot(), args.plot)
+    if args.json:
+        print(json.dumps({**c.provenance(), "rows": json.loads(t.to_json(orient="records"))},
+                         indent=2))
+        return
+    print(f"Compared on the same {c.deals:,} deals (seed {c.seed}, play {c.policy}); baseline "
+          f"{c.variants[0].spec}. Points per 250 trick points; p adjusted by Holm.\n")
+    rows = []
+    for _, r in t.iterrows():
+        fmt = "{:.4f}" if r.unit == "fraction" else "{:.2f}"
+        rows.append([r.metric, r.variant, f"{fmt.format(r['mean'])} ± {fmt.format(r.se)}",
+                     "" if not np.isfinite(r.get("diff", np.nan)) else
+                     f"{fmt.format(r['diff'])} [{fmt.format(r.ci_low)}, {fmt.format(r.ci_high)}]",
+                     "" if not np.isfinite(r.get("p_holm", np.nan)) else f"{r.p_holm:.3g}",
+                     "" if not np.isfinite(r.get("deals_saved", np.nan)) else f"{r.deals_saved:.1f}x"])
+    print(table(rows, ["metric", "variant", "mean ± s.e.", "difference [95% interval]", "p (Holm)",
+                       "pairing saved"], "llrrrr"))
+    for name, path in (("csv", args.csv), ("plot", args.plot)):
+        if path:
+            print(f"wrote {path}")
+
+
 COMMANDS: dict[str, Callable[[argparse.Namespace], None]] = {
     "variants": cmd_variants, "meld": cmd_meld, "odds": cmd_odds, "play": cmd_play,
     "simulate": cmd_simulate, "bid-table": cmd_bid_table, "bid-chart": cmd_bid_chart,
-    "advise": cmd_advise,
+    "advise": cmd_advise, "compare": cmd_compare,
 }
 
 
@@ -381,6 +420,18 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--out", help="folder (default results/VARIANT/)")
     s.add_argument("--format", default="png,csv,json", help="any of png,csv,json (default all)")
 
+    s = sub.add_parser("compare", help="compare rule variants on the same deals")
+    s.add_argument("variants", nargs="+", help="variants NAME[:opt=value,...]; the first is the baseline")
+    s.add_argument("--deals", type=int, default=200_000)
+    s.add_argument("--seed", type=int, default=1)
+    s.add_argument("--policy", choices=POLICIES, default="heuristic")
+    s.add_argument("--json", action="store_true", help="one row per (variant, metric)")
+    s.add_argument("--csv", help="write the table here")
+    s.add_argument("--plot", help="write a forest plot of the differences here (PNG)")
+    s.add_argument("--table-deals", type=int, default=100_000,
+                   help="deals behind each variant's bid table (for the recommended-bid metric)")
+    s.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+
     s = sub.add_parser("advise", help="what to bid with one hand")
     s.add_argument("hand", help='the twelve cards, e.g. "AS AS TS KS QS JS 9S AH TH KD QD JC"')
     add_tables(s, 200_000)
@@ -397,7 +448,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if isinstance(getattr(args, "variant", None), str):
             args.variant = variant(args.variant)
-        for name in ("deals", "seed", "start"):
+        for name in ("deals", "seed", "start", "table_deals"):
             if getattr(args, name, 0) is not None and getattr(args, name, 0) < 0:
                 raise UserError(f"--{name} must be >= 0, got {getattr(args, name)}")
         if args.threads is not None:

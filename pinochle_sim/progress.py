@@ -8,8 +8,8 @@ from tqdm import tqdm
 
 
 @contextlib.contextmanager
-def bar(total: int, desc: str, enabled: bool = True) -> Iterator[tqdm]:
-    """A tqdm bar counting deals; ``enabled=False`` gives one that prints nothing."""
-    with tqdm(total=total, desc=desc, unit=" deals", unit_scale=True, disable=not enabled,
+def bar(total: int, desc: str, enabled: bool = True, unit: str = " deals") -> Iterator[tqdm]:
+    """A tqdm bar counting deals (or ``unit``); ``enabled=False`` gives one that prints nothing."""
+    with tqdm(total=total, desc=desc, unit=unit, unit_scale=unit == " deals", disable=not enabled,
               dynamic_ncols=True, leave=False) as pb:
         yield pb

@@ -1,0 +1,182 @@
+"""Comparing rule variants on the same deals (common random numbers).
+
+Every variant plays the same deals (same seed, same deal indices, the same random streams),
+so each metric is compared deal by deal and the luck of the cards cancels. Two runs per deal:
+
+* the declarer simulation (each seat declares in turn, as in the bid tables): the declaring
+  side's trick points, its meld, its total, and whether it made the bid the variant's own bid
+  table recommends (at 67% confidence) for what the declarer held; per deal, the mean over the
+  four declarers;
+* the full hand with its auction: the throw-in rate, the winning bid and the set rate (on deals
+  that both variants played out), and the score each side banks per hand.
+
+Point metrics are put on a common scale: points per 250 trick points (a 25-point variant's
+figures times ten), and trick points also as a fraction of the hand's trick points.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from . import __version__
+from .simulate import (BID, BID_ACES, BID_MELD, BID_TENS, BIDDER, COLUMNS, MADE, MELD0, POINTS0,
+                       SCORE0, SIDE_TOTAL, THROWN, TRICKS0, Setup, _play_many)
+from .stats import holm, mean_se, paired
+from .tables import MAX_CARDS, N_BANDS, band_labels, bid_table, cached_stats
+from .variants import Variant, variant
+
+#: metric name -> (description, unit)
+METRICS = {
+    "declarer_trick_share": ("declaring side's share of the hand's trick points", "fraction"),
+    "declarer_trick_points": ("declaring side's trick points", "per 250"),
+    "declarer_meld": ("declaring side's meld (both partners, after passing)", "per 250"),
+    "declarer_total": ("declaring side's total towards a contract", "per 250"),
+    "made_recommended_bid": ("declaring side made its bid table's 67% bid", "fraction"),
+    "thrown_in": ("hands thrown in", "fraction"),
+    "winning_bid": ("winning bid (deals both variants played)", "per 250"),
+    "set_rate": ("bidders set (deals both variants played)", "fraction"),
+    "bidder_score": ("score change per hand, bidding side", "per 250"),
+    "defender_score": ("score change per hand, defending side", "per 250"),
+}
+
+
+@dataclass
+class Comparison:
+    """Per-deal values of every metric for every variant, and the tidy summary."""
+
+    variants: list[Variant]
+    deals: int
+    seed: int
+    policy: str
+    values: dict[str, dict[str, np.ndarray]]  # variant spec -> metric -> per-deal values
+    table: pd.DataFrame
+
+    def provenance(self) -> dict:
+        return {"variants": [v.spec for v in self.variants], "baseline": self.variants[0].spec,
+                "deals": self.deals, "seed": self.seed, "play_policy": self.policy,
+                "scale": "points per 250 trick points; shares as fractions",
+                "correction": "Holm, over every (variant, metric) difference",
+                "version": __version__}
+
+    def forest_plot(self):
+        """Each difference from the baseline with its 95% interval, metric by metric."""
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        from .plots import STYLE
+        t = self.table.dropna(subset=["diff"])
+        groups = [("per 250", "difference, points per 250 trick points"),
+                  ("fraction", "difference, as a share")]
+        with plt.rc_context(STYLE):
+            fig, axes = plt.subplots(1, 2, figsize=(12, 0.45 * max(len(t) // 2, 4) + 2))
+            for ax, (unit, label) in zip(axes, groups):
+                part = t[t.unit == unit].iloc[::-1]
+                y = np.arange(len(part))
+                ax.errorbar(part["diff"], y, xerr=[part["diff"] - part.ci_low, part.ci_high - part["diff"]],
+                            fmt="o", color="C0", ecolor="C0", capsize=3)
+                ax.axvline(0, color="0.5", lw=0.8)
+                ax.set_yticks(y, [f"{m}  ({v})" for m, v in zip(part.metric, part.variant)], fontsize=8)
+                ax.set_xlabel(label, fontsize=9)
+            fig.suptitle(f"Against {self.variants[0].spec}: paired differences with 95% intervals",
+                         fontweight="bold")
+            fig.text(0.01, 0.005, f"{self.deals:,} deals, seed {self.seed}, play {self.policy} | "
+                     f"pinochle-sim {__version__}", fontsize=7.5, color="0.35")
+            fig.tight_layout(rect=(0, 0.03, 1, 0.95))
+            return fig
+
+
+def _rows(setup: Setup, seed: int, start: int, n: int) -> np.ndarray:
+    rows = np.empty((n, len(COLUMNS)), np.int32)
+    _play_many(np.uint64(seed), np.int64(start), n, *setup.args(), setup.max_calls, rows)
+    return rows
+
+
+def _recommendation_lookup(v: Variant, policy: str, seed: int, deals: int) -> tuple[np.ndarray, int]:
+    """rec[band, aces, tens]: the 67% bid of the variant's own table (NaN: pass)."""
+    stats = cached_stats(v, deals, seed + 7919, policy)  # other deals than the comparison's
+    t = bid_table(stats, "aces,tens", confidences=(0.67,))
+    rec = np.full((N_BANDS, MAX_CARDS, MAX_CARDS), np.nan)
+    labels = band_labels(stats)
+    for (band, a, te), bid in t["bid_67"].items():
+        rec[labels.index(band), a, te] = bid
+    return rec, stats.band
+
+
+def metric_values(v: Variant, deals: int, seed: int, policy: str = "heuristic",
+                  start: int = 0, table_deals: int = 100_000) -> dict[str, np.ndarray]:
+    """Per-deal values of every metric of ``METRICS`` for variant ``v`` (NaN where undefined)."""
+    scale = 250 / v.trick_total
+    rec, band = _recommendation_lookup(v, policy, seed, table_deals)
+    acc = {k: np.zeros(deals) for k in ("tp", "meld", "total", "made_rec", "rec_n")}
+    for seat in range(4):
+        r = _rows(Setup(v, policy, forced_bidder=seat), seed, start, deals).astype(np.int64)
+        side = seat % 2
+        acc["tp"] += r[:, POINTS0 + side]
+        acc["meld"] += r[:, MELD0 + seat] + r[:, MELD0 + (seat + 2) % 4]
+        acc["total"] += r[:, SIDE_TOTAL]
+        b = rec[np.minimum(r[:, BID_MELD] // band, N_BANDS - 1),
+                np.minimum(r[:, BID_ACES], MAX_CARDS - 1), np.minimum(r[:, BID_TENS], MAX_CARDS - 1)]
+        has = np.isfinite(b)
+        made = has & (r[:, SIDE_TOTAL] >= np.nan_to_num(b)) & (r[:, TRICKS0 + side] >= v.min_tricks)
+        acc["made_rec"] += made
+        acc["rec_n"] += has
+    a = _rows(Setup(v, policy), seed, start, deals).astype(np.int64)
+    thrown = a[:, THROWN] == 1
+    bt = np.where(thrown, 0, a[:, BIDDER] % 2)
+    bidder_score = np.where(thrown, 0, np.take_along_axis(a[:, SCORE0:SCORE0 + 2], bt[:, None], 1)[:, 0])
+    defender_score = np.where(thrown, 0, np.take_along_axis(a[:, SCORE0:SCORE0 + 2], 1 - bt[:, None], 1)[:, 0])
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return {
+            "declarer_trick_share": acc["tp"] / 4 / v.trick_total,
+            "declarer_trick_points": acc["tp"] / 4 * scale,
+            "declarer_meld": acc["meld"] / 4 * scale,
+            "declarer_total": acc["total"] / 4 * scale,
+            "made_recommended_bid": np.where(acc["rec_n"] > 0, acc["made_rec"] / acc["rec_n"], np.nan),
+            "thrown_in": thrown.astype(float),
+            "winning_bid": np.where(thrown, np.nan, a[:, BID] * scale),
+            "set_rate": np.where(thrown, np.nan, (a[:, MADE] == 0).astype(float)),
+            "bidder_score": bidder_score * scale,
+            "defender_score": defender_score * scale,
+        }
+
+
+def compare(variants: list[Variant | str], deals: int = 100_000, seed: int = 0,
+            policy: str = "heuristic", progress: bool = False, table_deals: int = 100_000
+            ) -> Comparison:
+    """Compare variants on the same deals; the first is the baseline.
+
+    The tidy table has one row per (variant, metric): the variant's mean and standard error,
+    and against the baseline the mean paired difference, its standard error and 95% interval,
+    (``diff``, ``diff_se``, ``ci_low``, ``ci_high``), the p-value, the Holm-adjusted p-value
+    over every difference (``p_holm``), the unpaired standard error
+    and how many times more deals an unpaired comparison would need (``deals_saved``).
+    """
+    from .progress import bar
+    vs = [variant(v) if isinstance(v, str) else v for v in variants]
+    if len(vs) < 2:
+        raise ValueError("compare needs at least two variants (the first is the baseline)")
+    values: dict[str, dict[str, np.ndarray]] = {}
+    with bar(len(vs), f"comparing ({deals:,} deals each)", progress, unit=" variants") as pb:
+        for v in vs:
+            if v.spec not in values:
+                values[v.spec] = metric_values(v, deals, seed, policy, table_deals=table_deals)
+            pb.update(1)
+    base = vs[0]
+    rows = []
+    for i, v in enumerate(vs):
+        for m, (desc, unit) in METRICS.items():
+            x = values[v.spec][m]
+            mean, se, n = mean_se(x)
+            row = {"variant": v.spec, "metric": m, "description": desc, "unit": unit, "mean": mean,
+                   "se": se, "deals": n, "baseline": base.spec}
+            if i > 0:
+                row |= paired(values[base.spec][m], x)
+            rows.append(row)
+    table = pd.DataFrame(rows)
+    if "p_value" in table:
+        table["p_holm"] = holm(table["p_value"].to_numpy())
+    return Comparison(vs, deals, seed, policy, values, table)
+

@@ -29,6 +29,18 @@ results: $(STAMP)
 	  $(BIN)/pinochle-sim bid-chart --variant $$v --deals $(RESULTS_DEALS) --seed 1 --out results/$$v || exit 1; \
 	done
 	$(BIN)/pinochle-sim odds --variant classic --deals 2000000 --seed 1 -q --out results/odds_classic.json > /dev/null
+	$(BIN)/pinochle-sim compare thousand modern-15 modern classic classic-pass4 --deals 200000 --seed 1 -q \
+	  --csv results/compare_seed_variants.csv --plot results/compare_seed_variants.png > results/compare_seed_variants.txt
+	$(BIN)/pinochle-sim compare classic classic:must_trump=false classic:must_head=false \
+	  classic:must_overtrump=false classic:first_lead=dealer_left classic:pass_cards=3 classic:pass_cards=4 \
+	  classic:card_points=11/10/4/3/2/0 --deals 200000 --seed 1 -q \
+	  --csv results/compare_classic_options.csv --plot results/compare_classic_options.png > results/compare_classic_options.txt
+	for v in classic thousand; do \
+	  $(BIN)/pinochle-sim tournament --variant $$v --strategies table cautious aggressive formula meld+20 tricks \
+	    --matches 20000 --seed 1 -q --csv results/tournament_$$v.csv > results/tournament_$$v.txt || exit 1; \
+	  $(BIN)/pinochle-sim calibrate --variant $$v --deals 200000 --seed 11 \
+	    --csv results/calibration_$$v.csv --plot results/calibration_$$v.png > /dev/null || exit 1; \
+	done
 
 odds: $(STAMP)
 	$(BIN)/pinochle-sim odds --variant classic --deals 2000000 --seed 1 --out results/odds_classic.json

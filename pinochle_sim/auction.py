@@ -6,77 +6,57 @@ ends when three seats have passed after a bid. With ``forced_open`` the seat lef
 is in at the opening bid. If nobody bids, the hand is thrown in, or (``dealer_stuck``) the dealer,
 whose three opponents and partner have passed, takes the contract at ``stuck_bid`` without bidding.
 
-The policy bids by steps of the smallest raise while the next bid is within the hand's
-estimated worth: the best-trump meld, plus what the side should take in tricks (a base, so much
-per ace and per ten held, so much per trump beyond two), plus an allowance for the partner's
-meld; all on the 250-point scale, scaled to the variant's trick total, times ``aggression``.
-It does not outbid its partner unless its worth clears the next bid by ``partner_margin``.
+Every bidding strategy (see ``strategies``) reaches the kernel as data: a limit per hand,
+``weight * meld + table[meld band, aces, tens, trump length]``, and a partner margin. A seat
+bids by steps of the smallest raise while the next bid is within its limit, and does not
+outbid its partner unless its limit clears the next bid by the margin.
 """
 from __future__ import annotations
-
-from dataclasses import dataclass, fields
 
 import numpy as np
 
 from ._numba import njit
-from .cards import A, T
 from .variants import R
 
-
-@dataclass(frozen=True)
-class BidPolicy:
-    """Parameters of the bidding policy (trick figures on the 250-point scale)."""
-
-    base: float = 60.0           # trick points the side takes with nothing special
-    per_ace: float = 20.0        # each ace held
-    per_ten: float = 10.0        # each ten held
-    per_trump: float = 10.0      # each trump beyond two
-    partner: float = 40.0        # the partner's meld, on average
-    partner_margin: float = 30.0  # needed over the next bid to outbid one's partner
-    aggression: float = 1.0      # multiplies the worth
-
-    def as_array(self) -> np.ndarray:
-        return np.array([getattr(self, f.name) for f in fields(self)], np.float64)
-
-    @classmethod
-    def names(cls) -> list[str]:
-        return [f.name for f in fields(cls)]
-
-
-BASE, PER_ACE, PER_TEN, PER_TRUMP, PARTNER, PARTNER_MARGIN, AGGRESSION = range(len(fields(BidPolicy)))
+N_BANDS = 16      # meld bands of a strategy's table; the last is open-ended
+MAX_CARDS = 9     # 0..8 aces (or tens) in a hand
+MAX_TRUMPS = 13
 
 
 @njit
-def trick_estimate(c, trump, params, scale, trick_total):
-    """Trick points the side should take with hand ``c`` and this trump (the policy's estimate)."""
+def hand_worth(c, melds, weight, table, band):
+    """(worth, trump): the most this seat will bid, and the trump it would name.
+
+    For each trump ``t`` the strategy's limit is ``weight * meld[t] + table[meld band, aces,
+    tens, trump length]`` (NaN: it will not bid with that trump); the trump with the highest
+    limit is named (with no limit anywhere, the trump with the most meld, and worth -inf).
+    """
     aces = 0
     tens = 0
     for s in range(4):
-        aces += c[6 * s + A]
-        tens += c[6 * s + T]
-    n_trump = 0
-    for r in range(6):
-        n_trump += c[6 * trump + r]
-    est = params[BASE] + params[PER_ACE] * aces + params[PER_TEN] * tens
-    est += params[PER_TRUMP] * max(0, n_trump - 2)
-    return min(est * scale, float(trick_total))
-
-
-@njit
-def hand_worth(c, melds, params, scale, trick_total):
-    """(worth, trump): the largest estimated side total over the four trumps, and its trump."""
-    best = -1e18
-    best_t = 0
+        aces += c[6 * s]
+        tens += c[6 * s + 1]
+    aces = min(aces, MAX_CARDS - 1)
+    tens = min(tens, MAX_CARDS - 1)
+    best = -np.inf
+    best_t = -1
+    fallback = 0
     for t in range(4):
-        w = melds[t] + trick_estimate(c, t, params, scale, trick_total) + params[PARTNER] * scale
-        if w > best:
-            best = w
+        n_trump = 0
+        for r in range(6):
+            n_trump += c[6 * t + r]
+        limit = weight * melds[t] + table[min(melds[t] // band, N_BANDS - 1), aces, tens,
+                                          min(n_trump, MAX_TRUMPS - 1)]
+        if limit > best:  # NaN never is
+            best = limit
             best_t = t
-    return best * params[AGGRESSION], best_t
+        if melds[t] > melds[fallback]:
+            fallback = t
+    return best, best_t if best_t >= 0 else fallback
 
 
 @njit
-def run_auction(dealer, worth, params, scale, rules, calls):
+def run_auction(dealer, worth, margin, rules, calls):
     """Run the auction; ``calls[i] = (seat, bid or -1 for a pass)``.
 
     Returns ``(bidder, bid, n_calls)``; ``bidder`` is -1 when the hand is thrown in.
@@ -102,7 +82,7 @@ def run_auction(dealer, worth, params, scale, rules, calls):
             nxt = rules[R.opening_bid] if high_seat < 0 else high + rules[R.raise_min]
             limit = worth[seat]
             if high_seat == (seat + 2) % 4:
-                limit -= params[seat, PARTNER_MARGIN] * scale
+                limit -= margin[seat]
             calls[n, 0] = seat
             if nxt <= limit and n < room:
                 high = nxt
@@ -118,16 +98,4 @@ def run_auction(dealer, worth, params, scale, rules, calls):
             if n_passed == 3 and high_seat >= 0:
                 return high_seat, high, n
         seat = (seat + 1) % 4
-
-
-def policy_params(policies: list[BidPolicy] | BidPolicy | None) -> np.ndarray:
-    """``float64[4, P]``: one row of bidding parameters per seat."""
-    if policies is None:
-        policies = BidPolicy()
-    if isinstance(policies, BidPolicy):
-        policies = [policies] * 4
-    if len(policies) != 4:
-        raise ValueError("give one bidding policy, or one for each of the four seats")
-    return np.stack([p.as_array() for p in policies])
-
 

@@ -18,6 +18,7 @@ import numpy as np
 from . import __version__
 from .cards import CardError, hand_counts
 from .play import POLICIES
+from .strategies import StrategyError
 from .variants import DEFAULT, PRESETS, SEED, VariantError, format_value, variant
 
 
@@ -333,10 +334,95 @@ def cmd_compare(args: argparse.Namespace) -> None:
             print(f"wrote {path}")
 
 
+def cmd_tournament(args: argparse.Namespace) -> None:
+    from .match import tournament
+    from .strategies import strategy
+
+    strats = [strategy(s) for s in args.strategies]  # refuses unknown names before any work
+    t = tournament(args.variant, strats, args.matches, args.seed, args.policy,
+                   progress=not args.quiet)
+    df = t.table
+    if args.csv:
+        with atomic_write(args.csv) as fh:
+            df.to_csv(fh, index=False, float_format="%.6g")
+    margin, se = t.payoff("margin_per_hand_a")
+    win, wse = t.payoff("win_rate_a")
+    if args.json:
+        print(json.dumps({**t.provenance(), "pairings": json.loads(df.to_json(orient="records")),
+                          "payoff_margin": margin.to_dict(), "payoff_margin_se": se.to_dict(),
+                          "payoff_win_rate": (win + 0.5).to_dict()}, indent=2))
+        return
+    print(f"Duplicate round robin, {t.variant.spec}: {2 * t.matches:,} matches per pairing "
+          f"(seats swapped on the same deals), seed {t.seed}, play {t.policy}\n")
+    rows = [[r.a, r.b, f"{r.win_rate_a:.3f} [{r.ci_low:.3f}, {r.ci_high:.3f}]",
+             f"{r.margin_per_hand_a:+.1f} ± {r.margin_se:.1f}", f"{r.set_rate_a:.1%} / {r.set_rate_b:.1%}",
+             f"{r.avg_bid_a:.0f} / {r.avg_bid_b:.0f}", f"{r.hands_per_match:.1f}"]
+            for r in df.itertuples()]
+    print(table(rows, ["A", "B", "A's win rate [95%]", "A's margin/hand", "set rate A / B",
+                       "avg bid A / B", "hands/match"], "llrrrrr"))
+    cells = [[name] + [f"{margin.loc[name, c]:+.1f} ± {se.loc[name, c]:.1f}" if name != c else "."
+                       for c in margin.columns] for name in margin.index]
+    print("\npayoff matrix: row's score margin per hand against column (paired, ± s.e.)")
+    print(table(cells, ["", *margin.columns]))
+    if args.csv:
+        print(f"wrote {args.csv}")
+
+
+def cmd_match(args: argparse.Namespace) -> None:
+    from .match import match_hands
+    from .records import show_record
+
+    recs = match_hands(args.variant, args.seed, args.team0, args.team1, args.match, args.policy)
+    for number, r in enumerate(recs, 1):
+        if args.show:
+            print(show_record(r))
+        else:
+            who = "thrown in" if r["bidder"] is None else (
+                f"seat {r['bidder']} bid {r['bid']} in {r['trump']}: "
+                f"{'made' if r['score'][r['bidder'] % 2] >= 0 else 'set'}")
+            print(f"hand {number:3d}  dealer {r['dealer']}  {who:32s}"
+                  f" {r['score'][0]:+5d} {r['score'][1]:+5d}   totals {r['totals'][0]:6d} {r['totals'][1]:6d}")
+            continue
+        print(f"running totals: team 0 {r['totals'][0]}, team 1 {r['totals'][1]}\n")
+    last = recs[-1]
+    if "winner" in last:
+        print(f"team {last['winner']} wins {last['totals'][0]} to {last['totals'][1]} after "
+              f"{len(recs)} hands (team 0: {args.team0}, team 1: {args.team1})")
+    else:
+        print(f"undecided after {len(recs)} hands")
+
+
+def cmd_calibrate(args: argparse.Namespace) -> None:
+    from .match import calibration
+    from .strategies import strategy
+
+    s = strategy(args.strategy)
+    if not hasattr(s, "conf"):
+        raise UserError(f"calibrate needs a table strategy (table, cautious, aggressive), not {s.name}")
+    c = calibration(args.variant, s, args.deals, args.seed, policy=args.policy)
+    if args.csv:
+        with atomic_write(args.csv) as fh:
+            c.to_csv(fh, index=False, float_format="%.6g")
+    if args.plot:
+        from .plots import calibration_plot, save
+        Path(args.plot).parent.mkdir(parents=True, exist_ok=True)
+        save(calibration_plot({args.variant.spec: c}, f"{args.variant.spec} | bidding {s.spec} | "
+                              f"{args.deals:,} deals | seed {args.seed} | pinochle-sim {__version__}"),
+             args.plot)
+    print(f"{s.spec} in {args.variant.spec}: every seat bids with it; {args.deals:,} deals, seed "
+          f"{args.seed}\n")
+    print(table([[r.bin, r.contracts, f"{r.predicted:.3f}", f"{r.made:.3f} ± {r.se:.3f}"]
+                 for r in c.itertuples()], ["predicted", "contracts", "mean predicted", "made"]))
+    for path in (args.csv, args.plot):
+        if path:
+            print(f"wrote {path}")
+
+
 COMMANDS: dict[str, Callable[[argparse.Namespace], None]] = {
     "variants": cmd_variants, "meld": cmd_meld, "odds": cmd_odds, "play": cmd_play,
     "simulate": cmd_simulate, "bid-table": cmd_bid_table, "bid-chart": cmd_bid_chart,
-    "advise": cmd_advise, "compare": cmd_compare,
+    "advise": cmd_advise, "compare": cmd_compare, "tournament": cmd_tournament,
+    "match": cmd_match, "calibrate": cmd_calibrate,
 }
 
 
@@ -432,6 +518,33 @@ def build_parser() -> argparse.ArgumentParser:
                    help="deals behind each variant's bid table (for the recommended-bid metric)")
     s.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
 
+    s = sub.add_parser("tournament", help="bidding strategies head to head, duplicate matches")
+    add_variant(s)
+    s.add_argument("--strategies", nargs="+", required=True,
+                   help="strategies NAME[:param=value,...]: formula, table, cautious, aggressive, "
+                        "meld+20, tricks")
+    s.add_argument("--matches", type=int, default=2000, help="duplicate pairs per pairing")
+    s.add_argument("--seed", type=int, default=1)
+    s.add_argument("--policy", choices=POLICIES, default="heuristic")
+    s.add_argument("--json", action="store_true")
+    s.add_argument("--csv", help="write the pairings table here")
+    s.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+
+    s = sub.add_parser("match", help="one match to the target score, hand by hand")
+    add_variant(s)
+    s.add_argument("--seed", type=int, default=1)
+    s.add_argument("--match", type=int, default=0, help="match index within the seed")
+    s.add_argument("--team0", default="formula", help="bidding strategy of seats 0 and 2")
+    s.add_argument("--team1", default="formula", help="bidding strategy of seats 1 and 3")
+    s.add_argument("--policy", choices=POLICIES, default="heuristic")
+    s.add_argument("--show", action="store_true", help="every hand in full")
+
+    s = sub.add_parser("calibrate", help="does the bid table's 70% mean 70%? (in real auctions)")
+    add_play(s, 200_000)
+    s.add_argument("--strategy", default="table", help="a table strategy (default table)")
+    s.add_argument("--csv", help="write the table here")
+    s.add_argument("--plot", help="write the calibration plot here (PNG)")
+
     s = sub.add_parser("advise", help="what to bid with one hand")
     s.add_argument("hand", help='the twelve cards, e.g. "AS AS TS KS QS JS 9S AH TH KD QD JC"')
     add_tables(s, 200_000)
@@ -448,7 +561,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if isinstance(getattr(args, "variant", None), str):
             args.variant = variant(args.variant)
-        for name in ("deals", "seed", "start", "table_deals"):
+        for name in ("deals", "seed", "start", "table_deals", "matches", "match"):
             if getattr(args, name, 0) is not None and getattr(args, name, 0) < 0:
                 raise UserError(f"--{name} must be >= 0, got {getattr(args, name)}")
         if args.threads is not None:
@@ -458,7 +571,7 @@ def main(argv: list[str] | None = None) -> int:
             from .cards import parse_suit
             parse_suit(args.trump)
         COMMANDS[args.command](args)
-    except (CardError, VariantError, UserError) as e:
+    except (CardError, VariantError, UserError, StrategyError) as e:
         print(f"pinochle-sim: error: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

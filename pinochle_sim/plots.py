@@ -132,3 +132,22 @@ def save(fig: plt.Figure, path) -> None:
     plt.close(fig)
 
 
+
+
+def calibration_plot(tables: dict, caption_text: str = "") -> plt.Figure:
+    """Predicted chance of making the contract against the share made, one line per variant
+    (``tables``: name -> the DataFrame of ``match.calibration``), with 95% intervals."""
+    with plt.rc_context(STYLE):
+        fig, ax = plt.subplots(figsize=(6, 6))
+        for name, c in tables.items():
+            ax.errorbar(c.predicted, c.made, yerr=1.96 * c.se, fmt="o-", capsize=3, label=name)
+        ax.plot([0, 1], [0, 1], color="0.6", ls="--", lw=1, label="perfect calibration")
+        ax.set_xlim(0.5, 1.0)
+        ax.set_ylim(0.4, 1.0)
+        ax.set_xlabel("predicted chance of making the contract")
+        ax.set_ylabel("share of contracts made")
+        ax.set_title("Calibration of the bid table in real auctions")
+        ax.legend(frameon=False)
+        fig.tight_layout(rect=(0, 0.03, 1, 1))
+        fig.text(0.01, 0.005, caption_text, fontsize=7.5, color="0.35")
+        return fig

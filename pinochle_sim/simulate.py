@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import asdict
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -20,14 +19,15 @@ from numba import prange
 
 from . import __version__
 from ._numba import njit, pnjit
-from .auction import BidPolicy, hand_worth, policy_params, run_auction
+from .auction import hand_worth, run_auction
 from .cards import NINE, SUITS
 from .deal import BLOCK, deal_one, stream
 from .meld import hand_meld_all_trumps
 from .passing import pass_cards
 from .play import POLICIES, TRICKS, play_tricks
 from .scoring import banked_meld, score_hand
-from .variants import DIX, R, Variant, compile_variant, meld_unit, variant
+from .strategies import Formula, Strategy, strategies_arrays, strategy
+from .variants import DIX, R, Variant, band_width, compile_variant, meld_unit, variant
 
 COLUMNS = ("dealer", "thrown_in", "bidder", "bid", "trump", "meld_0", "meld_1", "meld_2", "meld_3",
            "points_0", "points_1", "tricks_0", "tricks_1", "counters_0", "counters_1", "made",
@@ -66,8 +66,8 @@ def workspace(max_calls):
 
 
 @njit
-def play_deal(seed, i, forced_bidder, mv, run_mode, extra_kq, points, rules, params, scale,
-              policy, hands, deck, calls, passes, tricks, tinfo, melds, worth, iw, row):
+def play_deal(seed, i, forced_bidder, mv, run_mode, extra_kq, points, rules, bid_weight, bid_table,
+              margin, band, policy, hands, deck, calls, passes, tricks, tinfo, melds, worth, iw, row):
     """Play deal ``i`` in full and write its summary ``row`` (see ``COLUMNS``).
 
     ``hands`` (int8[4, 24]) receives the hands after passing; ``calls``, ``passes``, ``tricks``
@@ -88,8 +88,7 @@ def play_deal(seed, i, forced_bidder, mv, run_mode, extra_kq, points, rules, par
     thrown = False
     for p in range(4):
         hand_meld_all_trumps(hands[p], mv, run_mode, extra_kq, melds[p])
-        worth[p], best_trump[p] = hand_worth(hands[p], melds[p], params[p], scale,
-                                             rules[R.trick_total])
+        worth[p], best_trump[p] = hand_worth(hands[p], melds[p], bid_weight[p], bid_table[p], band)
         if rules[R.five_nines] and _five_nines_no_meld(hands[p], mv, run_mode, extra_kq, melds[p]):
             thrown = True
     n_calls = 0
@@ -98,7 +97,7 @@ def play_deal(seed, i, forced_bidder, mv, run_mode, extra_kq, points, rules, par
     if forced_bidder >= 0:
         bidder = forced_bidder
     elif not thrown:
-        bidder, bid, n_calls = run_auction(dealer, worth, params, scale, rules, calls)
+        bidder, bid, n_calls = run_auction(dealer, worth, margin, rules, calls)
     row[CALLS] = n_calls
     if bidder < 0:
         row[THROWN] = 1
@@ -110,7 +109,7 @@ def play_deal(seed, i, forced_bidder, mv, run_mode, extra_kq, points, rules, par
     row[BIDDER] = bidder
     row[BID] = bid
     row[TRUMP] = trump
-    row[WORTH] = np.int32(round(worth[bidder]))
+    row[WORTH] = np.int32(round(worth[bidder])) if np.isfinite(worth[bidder]) else -1
     row[BID_MELD] = melds[bidder, trump]
     for s in range(4):
         row[BID_ACES] += hands[bidder, 6 * s]
@@ -147,27 +146,27 @@ def play_deal(seed, i, forced_bidder, mv, run_mode, extra_kq, points, rules, par
 
 
 @pnjit
-def _play_many(seed, start, n, forced_bidder, mv, run_mode, extra_kq, points, rules, params, scale,
-               policy, max_calls, rows):
+def _play_many(seed, start, n, forced_bidder, mv, run_mode, extra_kq, points, rules, bid_weight,
+               bid_table, margin, band, policy, max_calls, rows):
     """Summaries of deals ``start .. start+n-1`` into ``rows`` (int32[n, len(COLUMNS)])."""
     for b in prange((n + BLOCK - 1) // BLOCK):
         hands, deck, calls, passes, tricks, tinfo, melds, worth, iw = workspace(max_calls)
         for d in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
-            play_deal(seed, start + d, forced_bidder, mv, run_mode, extra_kq, points, rules, params,
-                      scale, policy, hands, deck, calls, passes, tricks, tinfo, melds, worth, iw,
-                      rows[d])
+            play_deal(seed, start + d, forced_bidder, mv, run_mode, extra_kq, points, rules,
+                      bid_weight, bid_table, margin, band, policy, hands, deck, calls, passes,
+                      tricks, tinfo, melds, worth, iw, rows[d])
 
 
 @pnjit
-def _record_many(seed, start, n, forced_bidder, mv, run_mode, extra_kq, points, rules, params,
-                 scale, policy, dealt, calls, passes, tricks, tinfo, rows):
+def _record_many(seed, start, n, forced_bidder, mv, run_mode, extra_kq, points, rules, bid_weight,
+                 bid_table, margin, band, policy, dealt, calls, passes, tricks, tinfo, rows):
     """As :func:`_play_many`, keeping each deal's cards, calls, passes and tricks."""
     for d in prange(n):
         hands, deck, _, _, _, _, melds, worth, iw = workspace(1)
         deal_one(seed, start + d, deck, dealt[d])
-        play_deal(seed, start + d, forced_bidder, mv, run_mode, extra_kq, points, rules, params,
-                  scale, policy, hands, deck, calls[d], passes[d], tricks[d], tinfo[d], melds,
-                  worth, iw, rows[d])
+        play_deal(seed, start + d, forced_bidder, mv, run_mode, extra_kq, points, rules,
+                  bid_weight, bid_table, margin, band, policy, hands, deck, calls[d], passes[d],
+                  tricks[d], tinfo[d], melds, worth, iw, rows[d])
 
 
 # ------------------------------------------------------------------------------------------
@@ -177,7 +176,7 @@ class Setup:
     """A variant and the seats' policies, compiled for the kernels."""
 
     def __init__(self, v: Variant | str = "thousand", policy: str | list[str] = "heuristic",
-                 bidding: BidPolicy | list[BidPolicy] | None = None, forced_bidder: int = -1):
+                 bidding=None, forced_bidder: int = -1):
         self.variant = variant(v) if isinstance(v, str) else v
         names = [policy] * 4 if isinstance(policy, str) else list(policy)
         for name in names:
@@ -186,11 +185,13 @@ class Setup:
         if len(names) != 4:
             raise ValueError("give one play policy, or one for each of the four seats")
         self.policy_names = names
-        self.bidding = bidding if bidding is not None else BidPolicy()
+        bids = [bidding] * 4 if bidding is None or isinstance(bidding, (str, Strategy)) else list(bidding)
+        if len(bids) != 4:
+            raise ValueError("give one bidding strategy, or one for each of the four seats")
+        self.bidding = [strategy(b) if b is not None else Formula() for b in bids]
         self.tables = compile_variant(self.variant)
         self.policy = np.array([POLICIES.index(n) for n in names], np.int64)
-        self.params = policy_params(bidding)
-        self.scale = self.variant.trick_total / 250.0
+        self.bid_weight, self.bid_table, self.margin = strategies_arrays(self.bidding, self.variant)
         self.forced_bidder = int(forced_bidder)
         v = self.variant
         ceiling = 2 * (v.trick_total + 4 * 2000)  # bids never pass the largest worth
@@ -199,13 +200,12 @@ class Setup:
     def args(self) -> tuple:
         t = self.tables
         return (self.forced_bidder, t.meld_values, t.run_mode, t.extra_kq, t.card_points, t.rules,
-                self.params, self.scale, self.policy)
+                self.bid_weight, self.bid_table, self.margin, band_width(self.variant), self.policy)
 
     def provenance(self, seed: int, deals: int, start: int = 0) -> dict:
         return {"variant": self.variant.spec, "options": self.variant.options(),
                 "play_policy": self.policy_names,
-                "bidding_policy": asdict(self.bidding) if isinstance(self.bidding, BidPolicy)
-                else [asdict(b) for b in self.bidding],
+                "bidding": [b.spec for b in self.bidding],
                 "seed": seed, "deals": deals, "start": start, "version": __version__}
 
 

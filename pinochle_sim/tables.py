@@ -23,19 +23,12 @@ import pandas as pd
 from . import __version__
 from .simulate import (BID_ACES, BID_MELD, COLUMNS, BID_TENS, BID_TRUMPS, MELD0, POINTS0,
                        SIDE_TOTAL, TRICKS0, Setup, _play_many)
-from .variants import Variant, meld_unit, variant
+from .auction import MAX_CARDS, MAX_TRUMPS, N_BANDS
+from .variants import Variant, band_width, variant
 
-N_BANDS = 16          # meld bands; the last is open-ended
 N_BATCHES = 16        # independent batches of deals, for honest standard errors
-MAX_CARDS = 9         # 0..8 aces (or tens) in a hand
-MAX_TRUMPS = 13
 CONFIDENCES = (0.5, 0.67, 0.8)
 FEATURES = ("intercept", "aces", "tens", "trumps")
-
-
-def band_width(v: Variant) -> int:
-    """Width of a meld band: two steps of the variant's meld scale (20 points, or 2 in modern)."""
-    return 2 * meld_unit(v)
 
 
 def bid_grid(v: Variant, top: int) -> np.ndarray:

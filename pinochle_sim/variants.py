@@ -472,3 +472,9 @@ def meld_unit(v: Variant) -> int:
     """Greatest common divisor of every meld value (the meld scale's step)."""
     vals = [x for name in COMBOS for x in getattr(v, name)] + [v.extra_king_queen]
     return functools.reduce(math.gcd, vals) or 1
+
+
+def band_width(v: Variant) -> int:
+    """Width of a meld band in the bid tables: two steps of the variant's meld scale (20 points,
+    or 2 in the modern variants)."""
+    return 2 * meld_unit(v)

@@ -12,6 +12,7 @@ NOTEBOOKS = sorted((Path(__file__).parents[1] / "notebooks").glob("*.py"))
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
 def test_notebook_runs(path, monkeypatch):
     monkeypatch.setenv("PINOCHLE_DEALS", "3000")
+    monkeypatch.setenv("PINOCHLE_MATCHES", "40")
     monkeypatch.setenv("MPLBACKEND", "Agg")
     nb = jupytext.read(path)
     NotebookClient(nb, timeout=600, kernel_name="python3",

@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 
-from pinochle_sim.auction import policy_params, run_auction
+from pinochle_sim.auction import run_auction
 from pinochle_sim.scoring import score_hand
 from pinochle_sim.variants import NO_TRICK, compile_variant, variant
 
@@ -10,8 +10,9 @@ from pinochle_sim.variants import NO_TRICK, compile_variant, variant
 def auction(name, dealer, worth):
     v = variant(name)
     calls = np.zeros((200, 2), np.int32)
-    bidder, bid, n = run_auction(dealer, np.array(worth, float), policy_params(None),
-                                 v.trick_total / 250, compile_variant(v).rules, calls)
+    margin = np.full(4, 30.0 * v.trick_total / 250)  # the default partner margin
+    bidder, bid, n = run_auction(dealer, np.array(worth, float), margin, compile_variant(v).rules,
+                                 calls)
     return bidder, bid, [[int(s), None if b < 0 else int(b)] for s, b in calls[:n]]
 
 

@@ -1,0 +1,219 @@
+"""Bidding strategies: named, parameterised objects that tell the kernels how high a seat bids.
+
+A strategy turns into data the kernels read (:meth:`Strategy.lookup`): the most a seat will
+bid with a hand is ``weight * meld + table[meld band, aces, tens, trump length]`` for the trump
+it names (NaN in the table: it will not bid), and it outbids its partner only with ``margin``
+to spare. Named strategies, as text like the variants (``table:conf=0.8``):
+
+* ``formula``: meld, plus the side's trick points estimated from aces, tens and trumps, plus a
+  partner allowance (the default of every simulation);
+* ``table``: the bid the variant's own bid table recommends at confidence ``conf`` (0.67);
+  ``cautious`` is ``table:conf=0.8`` and ``aggressive`` ``table:conf=0.5``;
+* ``meld+20``: the best-suit meld plus 20 (on the 250 scale), the usual public rule of thumb;
+* ``tricks``: 25 per expected trick (an ace, half a ten, a trump beyond three) + meld + 30 for
+  the partner, as a commercial bot counts.
+
+Your own strategy is a few lines of Python, with no kernel change: subclass :class:`Strategy`
+and define ``limit(meld, aces, tens, trumps, variant)``, evaluated on every cell of the table
+(``meld`` is the low edge of the meld band), or ``lookup`` for full control; then
+``register("mine", Mine)``.
+
+>>> class MeldOnly(Strategy):
+...     def limit(self, meld, aces, tens, trumps, v):
+...         return meld + 0 * aces
+>>> register("meld-only", MeldOnly)
+>>> strategy("meld-only").name
+'meld-only'
+"""
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import typing
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .auction import MAX_CARDS, MAX_TRUMPS, N_BANDS
+from .variants import Variant, band_width
+
+
+class StrategyError(ValueError):
+    """Unknown strategy or parameter: the message names it."""
+
+
+@dataclass(frozen=True)
+class Strategy:
+    """Base class. ``partner_margin`` is on the 250-point scale."""
+
+    name: str = "strategy"
+    partner_margin: float = 30.0
+
+    def limit(self, meld, aces, tens, trumps, v: Variant):  # pragma: no cover - abstract
+        """The most this strategy bids, for arrays of meld (band low edges), aces, tens, trumps."""
+        raise NotImplementedError
+
+    def lookup(self, v: Variant) -> tuple[float, np.ndarray]:
+        """(weight, table): the kernel's form of the strategy for variant ``v``."""
+        b = band_width(v)
+        meld, aces, tens, trumps = np.meshgrid(np.arange(N_BANDS) * b, np.arange(MAX_CARDS),
+                                               np.arange(MAX_CARDS), np.arange(MAX_TRUMPS),
+                                               indexing="ij")
+        table = np.asarray(self.limit(meld, aces, tens, trumps, v), np.float64)
+        return 0.0, np.ascontiguousarray(np.broadcast_to(table, meld.shape))
+
+    def margin(self, v: Variant) -> float:
+        return self.partner_margin * v.trick_total / 250
+
+    @property
+    def spec(self) -> str:
+        base = REGISTRY.get(self.name)
+        defaults = base() if base else None
+        diff = [f"{f.name}={getattr(self, f.name):g}" for f in dataclasses.fields(self)
+                if f.name != "name" and not f.name.startswith("_") and defaults is not None
+                and getattr(self, f.name) != getattr(defaults, f.name)]
+        return self.name + (":" + ",".join(diff) if diff else "")
+
+
+@dataclass(frozen=True)
+class Formula(Strategy):
+    """Meld plus estimated trick points (250 scale): ``base + per_ace * aces + per_ten * tens +
+    per_trump * (trumps beyond trump_floor)``, capped at the hand's trick points, plus
+    ``partner``; all times ``aggression``. The meld counts exactly, not by band."""
+
+    name: str = "formula"
+    base: float = 60.0
+    per_ace: float = 20.0
+    per_ten: float = 10.0
+    per_trump: float = 10.0
+    trump_floor: float = 2.0
+    partner: float = 40.0
+    aggression: float = 1.0
+
+    def lookup(self, v: Variant) -> tuple[float, np.ndarray]:
+        scale = v.trick_total / 250
+        _, aces, tens, trumps = np.meshgrid(np.arange(N_BANDS), np.arange(MAX_CARDS),
+                                            np.arange(MAX_CARDS), np.arange(MAX_TRUMPS),
+                                            indexing="ij")
+        tricks = (self.base + self.per_ace * aces + self.per_ten * tens
+                  + self.per_trump * np.maximum(0, trumps - self.trump_floor))
+        table = np.minimum(tricks * scale, v.trick_total) + self.partner * scale
+        return self.aggression, np.ascontiguousarray(table * self.aggression, np.float64)
+
+
+@dataclass(frozen=True)
+class MeldPlus(Formula):
+    """Best-suit meld plus 20 on the 250 scale."""
+
+    name: str = "meld+20"
+    base: float = 20.0
+    per_ace: float = 0.0
+    per_ten: float = 0.0
+    per_trump: float = 0.0
+    partner: float = 0.0
+
+
+@dataclass(frozen=True)
+class TrickCount(Formula):
+    """25 per expected trick (an ace, half a ten, each trump beyond three) + meld + 30."""
+
+    name: str = "tricks"
+    base: float = 0.0
+    per_ace: float = 25.0
+    per_ten: float = 12.5
+    per_trump: float = 25.0
+    trump_floor: float = 3.0
+    partner: float = 30.0
+
+
+@dataclass(frozen=True)
+class Table(Strategy):
+    """The highest bid the variant's bid table says the side makes ``conf`` of the time, from
+    a declarer simulation of ``deals`` deals (cached on disk) with seed ``seed``."""
+
+    name: str = "table"
+    conf: float = 0.67
+    deals: int = 100_000
+    seed: int = 7919
+    _tables: dict = field(default_factory=dict, compare=False, repr=False)
+
+    def lookup(self, v: Variant) -> tuple[float, np.ndarray]:
+        key = v.spec
+        if key not in self._tables:
+            from .tables import band_labels, bid_table, cached_stats
+            stats = cached_stats(v, int(self.deals), int(self.seed))
+            t = bid_table(stats, "aces,tens", confidences=(self.conf,))
+            rec = np.full((N_BANDS, MAX_CARDS, MAX_CARDS), np.nan)
+            col = f"bid_{round(self.conf * 100)}"
+            index = {label: i for i, label in enumerate(band_labels(stats))}
+            for (band, a, te), bid in t[col].items():
+                rec[index[band], a, te] = bid
+            self._tables[key] = np.ascontiguousarray(
+                np.repeat(rec[..., None], MAX_TRUMPS, axis=-1))
+        return 0.0, self._tables[key]
+
+
+@dataclass(frozen=True)
+class Cautious(Table):
+    name: str = "cautious"
+    conf: float = 0.8
+
+
+@dataclass(frozen=True)
+class Aggressive(Table):
+    name: str = "aggressive"
+    conf: float = 0.5
+
+
+REGISTRY: dict[str, type[Strategy]] = {}
+
+
+def register(name: str, cls: type[Strategy]) -> None:
+    """Make ``cls`` available by ``name`` (on the command line too, from a script that imports it)."""
+    if not (isinstance(cls, type) and issubclass(cls, Strategy)):
+        raise StrategyError(f"{cls!r} is not a Strategy subclass")
+    REGISTRY[name] = dataclasses.make_dataclass(
+        cls.__name__, [("name", str, field(default=name))], bases=(cls,), frozen=True)
+
+
+for _name, _cls in (("formula", Formula), ("table", Table), ("cautious", Cautious),
+                    ("aggressive", Aggressive), ("meld+20", MeldPlus), ("tricks", TrickCount)):
+    REGISTRY[_name] = _cls
+
+
+def strategy(spec: str | Strategy) -> Strategy:
+    """A strategy from its text spec (``table:conf=0.8``) or as given.
+
+    >>> strategy("table:conf=0.8").conf
+    0.8
+    """
+    if isinstance(spec, Strategy):
+        return spec
+    name, _, opts = spec.strip().partition(":")
+    if name not in REGISTRY:
+        close = difflib.get_close_matches(name, list(REGISTRY), n=1)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        raise StrategyError(f"unknown strategy {name!r}{hint}; valid: {', '.join(REGISTRY)}")
+    cls = REGISTRY[name]
+    kinds = {f.name: f.type for f in dataclasses.fields(cls) if not f.name.startswith("_")}
+    values: dict[str, typing.Any] = {}
+    for item in filter(None, (x.strip() for x in opts.split(","))):
+        key, eq, text = item.partition("=")
+        key = key.strip()
+        if not eq or key not in kinds or key == "name":
+            valid = ", ".join(k for k in kinds if k != "name")
+            raise StrategyError(f"strategy {name}: bad parameter {item!r}; valid: {valid}")
+        try:
+            values[key] = int(text) if kinds[key] in (int, "int") else float(text)
+        except ValueError:
+            raise StrategyError(f"strategy {name}: {key}={text!r} is not a number") from None
+    if "conf" in values and not 0 < values["conf"] < 1:
+        raise StrategyError(f"strategy {name}: conf must be between 0 and 1")
+    return cls(**values)
+
+
+def strategies_arrays(strats: list[Strategy], v: Variant) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(weights[4], tables[4, bands, aces, tens, trumps], margins[4]) for the four seats."""
+    looks = [s.lookup(v) for s in strats]
+    return (np.array([w for w, _ in looks], np.float64), np.stack([t for _, t in looks]),
+            np.array([s.margin(v) for s in strats], np.float64))

@@ -22,7 +22,8 @@ _EXPORTS = {
     "simulate_meld": "odds", "legal_plays": "play", "records": "records", "advise": "report",
     "iter_play": "simulate", "play": "simulate", "simulate": "simulate", "bid_table": "tables",
     "declarer_stats": "tables", "partner_adds": "tables", "rule_of_thumb": "tables",
-    "compare": "compare", "PRESETS": "variants", "Variant": "variants", "VariantError": "variants", "variant": "variants",
+    "compare": "compare", "PRESETS": "variants", "Variant": "variants", "VariantError": "variants",
+    "variant": "variants",
 }
 __all__ = ["__version__", *sorted(_EXPORTS)]
 

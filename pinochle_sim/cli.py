@@ -163,7 +163,7 @@ def cmd_odds(args: argparse.Namespace) -> None:
         print(f"simulated: {sim.deals:,} deals, seed {sim.seed}; s.e. per deal")
     print(table(rows, header))
     q = report["meld_best_trump"]["quantiles"]
-    print(f"\nbest-trump meld quantiles: " + ", ".join(f"{float(k):.0%} {x}" for k, x in q.items()))
+    print("\nbest-trump meld quantiles: " + ", ".join(f"{float(k):.0%} {x}" for k, x in q.items()))
     if args.out:
         print(f"wrote {args.out}")
 
@@ -329,7 +329,7 @@ def cmd_compare(args: argparse.Namespace) -> None:
                      "" if not np.isfinite(r.get("deals_saved", np.nan)) else f"{r.deals_saved:.1f}x"])
     print(table(rows, ["metric", "variant", "mean ± s.e.", "difference [95% interval]", "p (Holm)",
                        "pairing saved"], "llrrrr"))
-    for name, path in (("csv", args.csv), ("plot", args.plot)):
+    for path in (args.csv, args.plot):
         if path:
             print(f"wrote {path}")
 

@@ -119,7 +119,7 @@ def test_kernel_matches_naive_twin(name, random_hands):
 
 
 def test_breakdown_total_matches_kernel(random_hands):
-    for name, v in PRESETS.items():
+    for v in PRESETS.values():
         table = meld_table(random_hands[:300], v)
         for h, row in zip(random_hands[:300], table):
             assert [meld(h, t, v).total for t in range(4)] == row.tolist()

@@ -1,5 +1,4 @@
 """The notebooks run top to bottom at a small deal count, and each .ipynb matches its .py twin."""
-import os
 from pathlib import Path
 
 import jupytext

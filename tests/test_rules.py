@@ -1,6 +1,5 @@
 """Auction and scoring rules, case by case from the seed texts."""
 import numpy as np
-import pytest
 
 from pinochle_sim.auction import run_auction
 from pinochle_sim.scoring import score_hand

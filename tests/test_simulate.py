@@ -127,3 +127,19 @@ def test_cli_simulate(tmp_path, capsys):
     assert len(pd.read_parquet(out)) == 2000 and (tmp_path / "s.parquet.json").exists()
     assert main(["simulate", "--variant", "modern", "--policy", "clever", "--out", str(out)]) == 2
     assert "invalid choice: 'clever'" in capsys.readouterr().err
+
+
+def test_five_nines_optional_rule():
+    """Seed 004's optional rule: a player dealt five nines and no meld throws the hand in."""
+    from naive import naive_meld
+    v = ps.variant("thousand:five_nines=true")
+    deals = 20_000
+    df = play(v, deals, seed=8)
+    hands = ps.deal(deals, seed=8)
+    nine_of_trump = ps.variant("thousand:five_nines=true,nine_of_trump=0/0")
+    qualifies = np.array([
+        any(h[5::6].sum() >= 5 and max(naive_meld(h, t, nine_of_trump) for t in range(4)) == 0
+            for h in d) for d in hands])
+    assert qualifies.sum() > 5
+    assert (df.thrown_in.to_numpy() == qualifies).all()
+    assert not play("thousand", deals, seed=8).thrown_in.any()

@@ -41,7 +41,6 @@ def test_save_and_load(tmp_path, thousand):
 
 def test_more_meld_or_aces_and_tens_never_lowers_the_expectation(thousand):
     t = bid_table(thousand, "aces_tens", min_hands=300)
-    mean, se = t.mean_total, t.se_total
     bands = list(dict.fromkeys(t.index.get_level_values(0)))
     for band in bands:  # along aces + tens
         row = t.loc[band]

@@ -82,6 +82,6 @@ def test_bad_options_are_refused_by_name(spec, message):
 
 
 def test_every_option_has_a_source():
-    for name, v in PRESETS.items():
+    for v in PRESETS.values():
         for opt in v.options():
             assert v.source(opt)

@@ -312,7 +312,7 @@ def rule_text(stats: DeclarerStats) -> str:
 
     def term(name: str, label: str) -> str:
         x, half = r.loc[name, "estimate"], 1.96 * r.loc[name, "se"]
-        digits = 1 if not half < 0.1 else 2  # keep an interval visible however tight
+        digits = 1 if half >= 0.1 else 2 if half >= 0.01 else 3  # keep the interval visible
         return f"{x:.{digits}f} (±{half:.{digits}f}){label}"
     return (f"expected side total = your meld + {term('intercept', '')} + {term('aces', ' per ace')}"
             f" + {term('tens', ' per ten')} + {term('trumps', ' per trump')}")

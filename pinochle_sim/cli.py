@@ -18,7 +18,7 @@ import numpy as np
 from . import __version__
 from .cards import CardError, hand_counts
 from .play import POLICIES
-from .strategies import StrategyError
+from .strategies import StrategyError, strategy
 from .variants import DEFAULT, PRESETS, SEED, VariantError, format_value, variant
 
 
@@ -172,7 +172,8 @@ def cmd_play(args: argparse.Namespace) -> None:
     from .records import show_record
     from .records import records
 
-    recs = records(args.variant, args.deals, args.seed, args.start, policy=args.policy)
+    recs = records(args.variant, args.deals, args.seed, args.start, policy=args.policy,
+                   bidding=strategy(args.bidding))
     if args.out:
         with atomic_write(args.out) as fh:
             for r in recs:
@@ -193,7 +194,7 @@ def cmd_simulate(args: argparse.Namespace) -> None:
 
     out = args.out or f"results/sim_{args.variant.name}.parquet"
     meta = simulate(args.variant, args.deals, args.seed, out, policy=args.policy,
-                    progress=not args.quiet)
+                    bidding=strategy(args.bidding), progress=not args.quiet)
     s = meta["summary"]
     played = s["hands"] - s["thrown_in"]
     print(f"{args.variant.spec}: {s['hands']:,} deals in {meta['seconds']:.1f} s "
@@ -336,7 +337,6 @@ def cmd_compare(args: argparse.Namespace) -> None:
 
 def cmd_tournament(args: argparse.Namespace) -> None:
     from .match import tournament
-    from .strategies import strategy
 
     strats = [strategy(s) for s in args.strategies]  # refuses unknown names before any work
     t = tournament(args.variant, strats, args.matches, args.seed, args.policy,
@@ -394,7 +394,6 @@ def cmd_match(args: argparse.Namespace) -> None:
 
 def cmd_calibrate(args: argparse.Namespace) -> None:
     from .match import calibration
-    from .strategies import strategy
 
     s = strategy(args.strategy)
     if not hasattr(s, "conf"):
@@ -466,12 +465,15 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--out", help="also write the report as JSON here")
     s.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
 
-    def add_play(sp: argparse.ArgumentParser, deals: int) -> None:
+    def add_play(sp: argparse.ArgumentParser, deals: int, bidding: bool = True) -> None:
         add_variant(sp)
         sp.add_argument("--deals", type=int, default=deals)
         sp.add_argument("--seed", type=int, default=1)
         sp.add_argument("--policy", choices=POLICIES, default="heuristic",
                         help="card-play policy of every seat (default heuristic)")
+        if bidding:
+            sp.add_argument("--bidding", default="formula",
+                            help="bidding strategy of every seat (default formula; see tournament)")
 
     s = sub.add_parser("play", help="play deals in full and write hand records (JSON Lines)")
     add_play(s, 10)
@@ -486,7 +488,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
 
     def add_tables(sp: argparse.ArgumentParser, deals: int) -> None:
-        add_play(sp, deals)
+        add_play(sp, deals, bidding=False)
         sp.add_argument("--confidence", default="0.67",
                         help="chance of making the bid that a recommendation needs (default 0.67)")
         sp.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
@@ -540,7 +542,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--show", action="store_true", help="every hand in full")
 
     s = sub.add_parser("calibrate", help="does the bid table's 70% mean 70%? (in real auctions)")
-    add_play(s, 200_000)
+    add_play(s, 200_000, bidding=False)
     s.add_argument("--strategy", default="table", help="a table strategy (default table)")
     s.add_argument("--csv", help="write the table here")
     s.add_argument("--plot", help="write the calibration plot here (PNG)")

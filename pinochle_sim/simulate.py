@@ -194,7 +194,9 @@ class Setup:
         self.bid_weight, self.bid_table, self.margin = strategies_arrays(self.bidding, self.variant)
         self.forced_bidder = int(forced_bidder)
         v = self.variant
-        ceiling = 2 * (v.trick_total + 4 * 2000)  # bids never pass the largest worth
+        # Room for every call: bids rise by raise_min up to a limit no hand reaches (a side's
+        # meld plus the trick points); run_auction stops raising if the room ever runs out.
+        ceiling = 2 * (v.trick_total + 4 * 2000)
         self.max_calls = int(min(4096, 8 + ceiling // max(1, v.raise_min)))
 
     def args(self) -> tuple:

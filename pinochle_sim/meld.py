@@ -71,12 +71,6 @@ def hand_meld_all_trumps(c, mv, run_mode, extra_kq, out):
 
 
 @njit
-def hand_meld(c, trump, mv, run_mode, extra_kq):
-    """Meld of count vector ``c`` with trump ``trump``."""
-    return base_meld(c, mv) + trump_delta(c, trump, mv, run_mode, extra_kq)
-
-
-@njit
 def meld_used(c, trump, mv, run_mode, extra_kq, out):
     """Count vector (into ``out``) of the cards of ``c`` that take part in a scoring combination.
 

@@ -18,11 +18,8 @@ from __future__ import annotations
 import numpy as np
 
 from ._numba import njit
-from .cards import A, J, Q, T, kind
-from .meld import meld_used
-
-QS = kind(0, Q)
-JD = kind(2, J)
+from .cards import A, T
+from .meld import JD, QS, meld_used
 
 
 @njit

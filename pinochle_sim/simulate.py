@@ -118,13 +118,14 @@ def play_deal(seed, i, forced_bidder, mv, run_mode, extra_kq, points, rules, bid
     for r in range(6):
         row[BID_TRUMPS] += hands[bidder, 6 * trump + r]
     k = rules[R.pass_cards]
-    if k > 0:
+    if k > 0:  # only the passing partners' hands change
         pass_cards(hands, bidder, trump, k, mv, run_mode, extra_kq, passes)
+        for p in (bidder, (bidder + 2) % 4):
+            hand_meld_all_trumps(hands[p], mv, run_mode, extra_kq, melds[p])
     team_meld[:] = 0
     team_dix[:] = 0
     team[:] = 0
     for p in range(4):
-        hand_meld_all_trumps(hands[p], mv, run_mode, extra_kq, melds[p])
         row[MELD0 + p] = melds[p, trump]
         team_meld[p % 2] += melds[p, trump]
         team_dix[p % 2] += mv[DIX, hands[p, 6 * trump + NINE]]

@@ -8,7 +8,7 @@ VARIANTS := thousand modern-15 modern classic classic-pass4
 CHART_DEALS ?= 500000
 RESULTS_DEALS ?= 1000000
 
-.PHONY: install test lint chart results odds bench clean
+.PHONY: install test lint chart results notebooks odds bench clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -44,6 +44,9 @@ results: $(STAMP)
 	  $(BIN)/pinochle-sim calibrate --variant $$v --deals 200000 --seed 11 \
 	    --csv results/calibration_$$v.csv --plot results/calibration_$$v.png > /dev/null || exit 1; \
 	done
+
+notebooks: $(STAMP)
+	MPLBACKEND=Agg $(BIN)/python scripts/run_notebooks.py
 
 odds: $(STAMP)
 	$(BIN)/pinochle-sim odds --variant classic --deals 2000000 --seed 1 --out results/odds_classic.json

@@ -45,6 +45,14 @@ def atomic_write(path: str | Path, mode: str = "w") -> Iterator:
         raise
 
 
+def write_csv(df, path: str, provenance: dict, index: bool = False) -> None:
+    """A CSV written whole or not at all, with its provenance beside it as ``path.json``."""
+    with atomic_write(path) as fh:
+        df.to_csv(fh, index=index, float_format="%.6g")
+    with atomic_write(str(path) + ".json") as fh:
+        json.dump({**provenance, "file": Path(path).name, "version": __version__}, fh, indent=2)
+
+
 def table(rows: list[list], header: list[str], align: str | None = None) -> str:
     """A plain-text table; ``align`` holds 'l' or 'r' per column (default: first left, rest right)."""
     cells = [[str(c) for c in header]] + [[str(c) for c in r] for r in rows]
@@ -228,8 +236,7 @@ def cmd_bid_table(args: argparse.Namespace) -> None:
     conf = _confidence(args.confidence)
     t = bid_table(stats, args.by, confidences=(conf,), min_hands=1)
     if args.csv:
-        with atomic_write(args.csv) as fh:
-            bid_table(stats, args.by).to_csv(fh, float_format="%.6g")
+        write_csv(bid_table(stats, args.by), args.csv, stats.provenance(), index=True)
     if args.json:
         print(json.dumps({**stats.provenance(), "table": json.loads(
             t.reset_index().to_json(orient="records"))}, indent=2))
@@ -308,8 +315,7 @@ def cmd_compare(args: argparse.Namespace) -> None:
                 table_deals=args.table_deals)
     t = c.table
     if args.csv:
-        with atomic_write(args.csv) as fh:
-            t.to_csv(fh, index=False, float_format="%.6g")
+        write_csv(t, args.csv, c.provenance())
     if args.plot:
         from .plots import save
         Path(args.plot).parent.mkdir(parents=True, exist_ok=True)
@@ -343,8 +349,7 @@ def cmd_tournament(args: argparse.Namespace) -> None:
                    progress=not args.quiet)
     df = t.table
     if args.csv:
-        with atomic_write(args.csv) as fh:
-            df.to_csv(fh, index=False, float_format="%.6g")
+        write_csv(df, args.csv, t.provenance())
     margin, se = t.payoff("margin_per_hand_a")
     win, wse = t.payoff("win_rate_a")
     if args.json:
@@ -400,8 +405,9 @@ def cmd_calibrate(args: argparse.Namespace) -> None:
         raise UserError(f"calibrate needs a table strategy (table, cautious, aggressive), not {s.name}")
     c = calibration(args.variant, s, args.deals, args.seed, policy=args.policy)
     if args.csv:
-        with atomic_write(args.csv) as fh:
-            c.to_csv(fh, index=False, float_format="%.6g")
+        write_csv(c, args.csv, {"variant": args.variant.spec, "options": args.variant.options(),
+                                "bidding": s.spec, "play_policy": args.policy, "seed": args.seed,
+                                "deals": args.deals})
     if args.plot:
         from .plots import calibration_plot, save
         Path(args.plot).parent.mkdir(parents=True, exist_ok=True)

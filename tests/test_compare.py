@@ -78,6 +78,7 @@ def test_cli_compare(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "difference [95% interval]" in out and (tmp_path / "f.png").exists()
     assert len(pd.read_csv(tmp_path / "c.csv")) == 2 * len(METRICS)
+    assert json.loads((tmp_path / "c.csv.json").read_text())["baseline"] == "thousand"
     assert main([*args, "--json"]) == 0
     rows = json.loads(capsys.readouterr().out)["rows"]
     assert {r["variant"] for r in rows} == {"thousand", "thousand:must_trump=false"}

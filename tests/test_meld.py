@@ -50,6 +50,7 @@ def test_seed_000_thousand(cards, points):
     ("9S", 1), ("QS JD", 4), ("QS QS JD JD", 30),
     ("KS QS KH QH KD QD KC QC", 24),  # 'A marriage in each suit is worth 24 total points'
     ("KS KS QS", 4),  # 'a queen can be used in one marriage with one king'
+    ("KH QH QH", 2),  # RULES.md: 'one K with two Qs makes one marriage'
 ])
 def test_seed_001_modern15(cards, points):
     assert total(cards, "modern-15") == points

@@ -143,3 +143,24 @@ def test_five_nines_optional_rule():
     assert qualifies.sum() > 5
     assert (df.thrown_in.to_numpy() == qualifies).all()
     assert not play("thousand", deals, seed=8).thrown_in.any()
+
+
+def test_classic_pass4_bidder_passes_back_no_meld_card():
+    """RULES.md (seed 004): the bidder melds after receiving four cards and passes back four
+    that are not part of its meld, so its meld on the final twelve equals its meld on sixteen
+    whenever that meld needs no more than twelve cards."""
+    from naive import naive_meld, to_counts
+    v = ps.variant("classic-pass4")
+    checked = 0
+    for rec in records(v, deals=800, seed=5):
+        if rec["bidder"] is None:
+            continue
+        t = "SHDC".index(rec["trump"])
+        sixteen = list(rec["hands"][rec["bidder"]]) + rec["passes"][0][2]
+        twelve = list(sixteen)
+        for c in rec["passes"][1][2]:
+            twelve.remove(c)
+        if sum(ps.meld(" ".join(sixteen), t, v).used) <= 12:
+            checked += 1
+            assert naive_meld(to_counts(twelve), t, v) == naive_meld(to_counts(sixteen), t, v)
+    assert checked > 700

@@ -103,3 +103,47 @@ def pass_cards(hands, bidder, trump, n, mv, run_mode, extra_kq, rec):
     for i in range(n):
         hands[bidder, rec[1, i]] -= 1
         hands[partner, rec[1, i]] += 1
+
+
+@njit
+def sure_sweep(hand, trump):
+    """Whether a bidder leading every trick from ``hand`` (counts, its final twelve) surely wins
+    them all, whoever holds the other cards: the policy's test for seed 004's "playing 1000".
+
+    Leading trumps from the top must draw every trump it lacks with cards nobody can beat (a
+    lone opponent may hold them all), and in every side suit its lowest card must rank with or
+    above every card of the suit it lacks (identical cards: the first played, its own, wins).
+    """
+    own_trumps = 0
+    for r in range(6):
+        own_trumps += hand[6 * trump + r]
+    missing = 12 - own_trumps
+    if missing > 0:
+        # the lowest of its top `missing` trumps must rank with or above the highest missing trump
+        top_missing = -1
+        for r in range(6):
+            if hand[6 * trump + r] < 2:
+                top_missing = r
+                break
+        led = 0
+        for r in range(6):
+            led += hand[6 * trump + r]
+            if led >= missing:
+                if r > top_missing:
+                    return False
+                break
+        if led < missing:
+            return False
+    for s in range(4):
+        if s == trump:
+            continue
+        lowest = -1
+        for r in range(6):
+            if hand[6 * s + r] > 0:
+                lowest = r
+        if lowest < 0:
+            continue
+        for r in range(lowest):
+            if hand[6 * s + r] < 2:
+                return False  # a missing card outranks its lowest
+    return True

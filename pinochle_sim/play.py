@@ -217,11 +217,12 @@ def choose_lead(h1, h2, unseen, trump, declaring, points, draw_trump_min):
 
 
 @njit
-def choose_follow(legal, unseen, trump, n_in_trick, win, partner_winning, points):
-    """The heuristic's card when following (see the module docstring)."""
+def choose_follow(legal, unseen, trump, last, win, partner_winning, points):
+    """The heuristic's card when following (``last``: the trick's last card; see the module
+    docstring)."""
     best = -1
     x = legal
-    if partner_winning and (n_in_trick == 3 or _boss(win, unseen)):
+    if partner_winning and (last or _boss(win, unseen)):
         while x:
             k = lsb(x)
             x &= x - 1
@@ -241,7 +242,7 @@ def choose_follow(legal, unseen, trump, n_in_trick, win, partner_winning, points
         elif best < 0 or _cheaper(k, best, trump, points):
             best = k
     if cheapest >= 0:
-        return cheapest if n_in_trick == 3 or cheapest_boss < 0 else cheapest_boss
+        return cheapest if last or cheapest_boss < 0 else cheapest_boss
     return best
 
 
@@ -250,28 +251,52 @@ def choose_follow(legal, unseen, trump, n_in_trick, win, partner_winning, points
 
 @njit
 def play_tricks(hands, leader, trump, bidder_team, must_head, must_trump, must_overtrump, points,
-                last_bonus, policy, draw_trump_min, state, rec_cards, rec_info, team, h1, h2):
+                last_bonus, policy, draw_trump_min, state, rec_cards, rec_info, team, h1, h2,
+                sitter=-1):
     """Play out ``hands`` (int8[4, 24] count vectors, left unchanged) from ``leader``.
 
-    Each trick is written to ``rec_cards[t]`` (kinds from the leader on) and ``rec_info[t]``
-    (leader, winner, points with the last-trick bonus); ``team[0..2, side]`` receive each side's
-    trick points, tricks and counters (cards worth points). ``h1``, ``h2`` (int64[4]) are
-    scratch. Returns the random state.
+    Each trick is written to ``rec_cards[t]`` (kinds from the leader on; -1 in the last slot
+    when ``sitter``, a seat that does not play, is set) and ``rec_info[t]`` (leader, winner,
+    points with the last-trick bonus); ``team[0..2, side]`` receive each side's trick points,
+    tricks and counters (cards worth points). ``h1``, ``h2`` (int64[4]) are scratch. Returns
+    the random state.
+
+    With a ``sitter`` (seed 004's "playing 1000") its partner, the bidder, follows its sure plan
+    whatever its policy: it leads trumps from the top as many times as there are trumps it
+    lacks, then every other card from the top of its suit (``passing.sure_sweep`` checks that
+    this plan cannot lose a trick).
     """
     for p in range(4):
         h1[p], h2[p] = to_masks(hands[p])
     p1 = 0  # kinds played at least once, and twice
     p2 = 0
+    sweeper = sitter ^ 2 if sitter >= 0 else -1
+    trump_leads = 0
+    if sweeper >= 0:
+        trump_leads = 12 - popcount(h1[sweeper] & suit_mask(trump)) - popcount(h2[sweeper] & suit_mask(trump))
     for t in range(TRICKS):
         lead = 0
         win = -1
         win_seat = -1
         pts = 0
         counters = 0
-        for j in range(4):
-            seat = (leader + j) & 3
+        players = 3 if sitter >= 0 else 4
+        rec_cards[t, 3] = -1
+        j = 0
+        for k in range(4):
+            seat = (leader + k) & 3
+            if seat == sitter:
+                continue
             legal = legal_mask(h1[seat], j, lead, win, trump, must_head, must_trump, must_overtrump)
-            if policy[seat] == RANDOM:
+            if seat == sweeper and j == 0:
+                trumps = h1[seat] & suit_mask(trump)
+                others = h1[seat] & ~suit_mask(trump)
+                if trump_leads > 0 and trumps:
+                    card = lsb(trumps)
+                    trump_leads -= 1
+                else:
+                    card = lsb(others) if others else lsb(trumps)
+            elif policy[seat] == RANDOM:
                 state, card = pick_random(h1[seat], h2[seat], legal, state)
             else:
                 unseen = ALL & ~(h2[seat] | p2 | (h1[seat] & p1))
@@ -279,8 +304,8 @@ def play_tricks(hands, leader, trump, bidder_team, must_head, must_trump, must_o
                     card = choose_lead(h1[seat], h2[seat], unseen, trump, (seat & 1) == bidder_team,
                                        points, draw_trump_min)
                 else:
-                    card = choose_follow(legal, unseen, trump, j, win, win_seat == (seat ^ 2),
-                                         points)
+                    card = choose_follow(legal, unseen, trump, j == players - 1, win,
+                                         win_seat == (seat ^ 2), points)
             bit = 1 << card
             if h2[seat] & bit:
                 h2[seat] ^= bit
@@ -300,6 +325,7 @@ def play_tricks(hands, leader, trump, bidder_team, must_head, must_trump, must_o
             p = points[RANK[card]]
             pts += p
             counters += p > 0
+            j += 1
         if t == TRICKS - 1:
             pts += last_bonus
         rec_info[t, 0] = leader

@@ -4,14 +4,16 @@
 pass; ``bidder``/``bid``/``trump`` are ``null`` for a thrown-in hand, whose ``tricks`` are empty;
 ``meld`` is per seat after passing; each trick's ``cards`` start with its leader and its
 ``points`` include the last-trick bonus; ``score`` is what each team banks (team 0 = seats 0, 2).
+With the optional ``playing_1000`` rule on, each record also says whether the bidder played for
+1000 (its partner then plays no card, so those tricks hold three).
 """
 from __future__ import annotations
 
 import numpy as np
 
 from .cards import SUITS, card_name, format_hand, format_kinds
-from .simulate import (BID, BIDDER, CALLS, COLUMNS, DEALER, MELD0, SCORE0, THROWN, TRUMP, Setup,
-                       _record_many)
+from .simulate import (BID, BIDDER, CALLS, COLUMNS, DEALER, MELD0, PLAYING_1000, SCORE0, THROWN,
+                       TRUMP, Setup, _record_many)
 from .play import TRICKS
 from .variants import Variant
 
@@ -52,11 +54,14 @@ def records(v: Variant | str = "thousand", deals: int = 10, seed: int = 0, start
                 [bidder, (bidder + 2) % 4, _names(passes[d, 1, :k])]],
             "meld": [0, 0, 0, 0] if thrown else [int(x) for x in r[MELD0: MELD0 + 4]],
             "tricks": [] if thrown else [
-                {"leader": int(tinfo[d, t, 0]), "cards": [card_name(int(c)) for c in tricks[d, t]],
+                {"leader": int(tinfo[d, t, 0]),
+                 "cards": [card_name(int(c)) for c in tricks[d, t] if c >= 0],
                  "winner": int(tinfo[d, t, 1]), "points": int(tinfo[d, t, 2])}
                 for t in range(TRICKS)],
             "score": [int(r[SCORE0]), int(r[SCORE0 + 1])],
         })
+        if setup.variant.playing_1000:  # only then: the record format of RULES.md is unchanged
+            out[-1]["playing_1000"] = bool(r[PLAYING_1000])
     return out
 
 
@@ -77,6 +82,9 @@ def show_record(rec: dict, v: Variant | None = None) -> str:
     lines.append(f"seat {rec['bidder']} wins the bid at {rec['bid']}, trump {rec['trump']}")
     for giver, taker, cards in rec["passes"]:
         lines.append(f"  seat {giver} passes {' '.join(cards)} to seat {taker}")
+    if rec.get("playing_1000"):
+        lines.append(f"seat {rec['bidder']} is playing 1000: its side shows no meld, seat "
+                     f"{(rec['bidder'] + 2) % 4} sits out")
     lines.append("meld: " + ", ".join(f"seat {p} {m}" for p, m in enumerate(rec["meld"])))
     for i, t in enumerate(rec["tricks"], 1):
         lines.append(f"  trick {i:2d}: seat {t['leader']} leads {' '.join(t['cards']):14s}"

@@ -27,6 +27,21 @@ def banked_meld(team, bidder_team, meld, dix, tricks, counters, rule):
 
 
 @njit
+def score_playing_1000(bidder, team_meld, team_points, team_counters, out):
+    """Seed 004's "playing 1000": if the bidding side took every counter it scores 1000 and the
+    opponents lose their meld (and bank nothing); otherwise it loses 1000 and the opponents
+    bank their meld and trick points. Returns 1 if made."""
+    bt = bidder % 2
+    if team_counters[1 - bt] == 0:
+        out[bt] = 1000
+        out[1 - bt] = 0
+        return 1
+    out[bt] = -1000
+    out[1 - bt] = team_meld[1 - bt] + team_points[1 - bt]
+    return 0
+
+
+@njit
 def score_hand(bidder, bid, team_meld, team_dix, team_points, team_tricks, team_counters,
                min_tricks, rule, out):
     """Write each team's banked score into ``out`` (int[2]); return 1 if the bid was made."""

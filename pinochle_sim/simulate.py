@@ -23,20 +23,20 @@ from .auction import hand_worth, run_auction
 from .cards import NINE, SUITS
 from .deal import BLOCK, deal_one, stream
 from .meld import hand_meld_all_trumps
-from .passing import pass_cards
+from .passing import pass_cards, sure_sweep
 from .play import POLICIES, TRICKS, play_tricks
-from .scoring import banked_meld, score_hand
+from .scoring import banked_meld, score_hand, score_playing_1000
 from .strategies import Formula, Strategy, strategies_arrays, strategy
 from .variants import DIX, R, Variant, band_width, compile_variant, meld_unit, variant
 
 COLUMNS = ("dealer", "thrown_in", "bidder", "bid", "trump", "meld_0", "meld_1", "meld_2", "meld_3",
            "points_0", "points_1", "tricks_0", "tricks_1", "counters_0", "counters_1", "made",
            "score_0", "score_1", "calls", "bidder_worth", "bid_meld", "bid_aces", "bid_tens",
-           "bid_kings", "bid_trumps", "side_total")
+           "bid_kings", "bid_trumps", "side_total", "playing_1000")
 C = {name: i for i, name in enumerate(COLUMNS)}
 (DEALER, THROWN, BIDDER, BID, TRUMP, MELD0, _M1, _M2, _M3, POINTS0, _P1, TRICKS0, _T1, COUNTERS0, _C1,
  MADE, SCORE0, _S1, CALLS, WORTH, BID_MELD, BID_ACES, BID_TENS, BID_KINGS, BID_TRUMPS,
- SIDE_TOTAL) = range(len(COLUMNS))
+ SIDE_TOTAL, PLAYING_1000) = range(len(COLUMNS))
 #: What the bidder saw when bidding (its own cards before any passing) and what its side banked
 #: towards the contract (meld kept under the no-trick rule, plus trick points).
 DRAW_TRUMP_MIN = 4  # the heuristic declarer draws trump holding at least this many
@@ -122,19 +122,28 @@ def play_deal(seed, i, forced_bidder, mv, run_mode, extra_kq, points, rules, bid
         pass_cards(hands, bidder, trump, k, mv, run_mode, extra_kq, passes)
         for p in (bidder, (bidder + 2) % 4):
             hand_meld_all_trumps(hands[p], mv, run_mode, extra_kq, melds[p])
+    # seed 004's optional "playing 1000": the bidder, leading, announces a sure sweep; its side
+    # shows no meld and its partner sits out
+    sweep = (rules[R.playing_1000] and forced_bidder < 0 and rules[R.first_lead] == 0
+             and sure_sweep(hands[bidder], trump))
+    row[PLAYING_1000] = sweep
     team_meld[:] = 0
     team_dix[:] = 0
     team[:] = 0
     for p in range(4):
-        row[MELD0 + p] = melds[p, trump]
-        team_meld[p % 2] += melds[p, trump]
+        m = 0 if sweep and p % 2 == bidder % 2 else melds[p, trump]
+        row[MELD0 + p] = m
+        team_meld[p % 2] += m
         team_dix[p % 2] += mv[DIX, hands[p, 6 * trump + NINE]]
     leader = bidder if rules[R.first_lead] == 0 else (dealer + 1) % 4
     play_tricks(hands, leader, trump, bidder % 2, rules[R.must_head], rules[R.must_trump],
                 rules[R.must_overtrump], points, rules[R.last_trick], policy, DRAW_TRUMP_MIN, state,
-                tricks, tinfo, team, iw[16:20], iw[20:24])
-    made = score_hand(bidder, bid, team_meld, team_dix, team[0], team[1], team[2],
-                      rules[R.min_tricks], rules[R.no_trick], score)
+                tricks, tinfo, team, iw[16:20], iw[20:24], (bidder + 2) % 4 if sweep else -1)
+    if sweep:
+        made = score_playing_1000(bidder, team_meld, team[0], team[2], score)
+    else:
+        made = score_hand(bidder, bid, team_meld, team_dix, team[0], team[1], team[2],
+                          rules[R.min_tricks], rules[R.no_trick], score)
     row[MADE] = made if forced_bidder < 0 else -1
     bt = bidder % 2
     row[SIDE_TOTAL] = team[0, bt] + banked_meld(bt, bt, team_meld[bt], team_dix[bt], team[1, bt],

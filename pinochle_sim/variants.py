@@ -95,6 +95,8 @@ class Variant:
     set_out: int | None = _opt("a side at or below this ends the match after the hand (none: no rule)", None)
     # Optional rules, off by default.
     five_nines: bool = _opt("five nines and no meld throw the hand in before bidding (004)", False)
+    playing_1000: bool = _opt("the bidder may play for every counter for 1000, its partner sitting "
+                              "out (004)", False)
 
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):
@@ -296,6 +298,7 @@ _DEFAULT_SOURCE = {
     "players": "RULES.md: four-hand (three-hand is its own variant, not built yet)",
     "hand_size": "RULES.md: 48 cards, 12 each", "kitty": "RULES.md: no kitty in four-hand",
     "five_nines": "004 optional rule, off by default (RULES.md)",
+    "playing_1000": "004 optional rule 'playing 1000', off by default (RULES.md)",
     "set_out": "RULES.md: no such rule",
     "extra_king_queen": "RULES.md: not used with this run_marriage",
     "stuck_bid": "RULES.md: not used with this all_pass",
@@ -399,6 +402,8 @@ SOURCES: dict[str, dict[str, str]] = {
         "no_trick": "004: 'If a team does not pull in any tricks with counter cards, it loses any meld'",
         "target": "RULES.md: 1500 (not in the text)", "both_past": "RULES.md: bidding side wins",
         "five_nines": "004: 'Optional rule: If a player is dealt five 9s and has no meld' (off)",
+        "playing_1000": "004: 'Optional rule: If the high bidder believes he can get every point "
+                        "of every trick, he announces he is \"playing 1000.\"' (off)",
     },
 }
 
@@ -437,7 +442,7 @@ def variant(spec: str | Variant = DEFAULT, **overrides: typing.Any) -> Variant:
 RULE_FIELDS = ("opening_bid", "raise_min", "forced_open", "all_pass", "stuck_bid", "pass_cards",
                "first_lead", "must_head", "must_trump", "must_overtrump", "last_trick",
                "min_tricks", "no_trick", "run_marriage", "extra_king_queen", "trick_total",
-               "five_nines")
+               "five_nines", "playing_1000")
 #: ``rules[R.opening_bid]`` in a kernel (an IntEnum, which numba reads as constants).
 R = enum.IntEnum("R", {name: i for i, name in enumerate(RULE_FIELDS)})
 

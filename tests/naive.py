@@ -274,24 +274,48 @@ def check_record(rec: dict, v) -> None:
     else:
         assert rec["passes"] == []
     meld = [naive_meld(to_counts(h), SUITS.index(trump), v) for h in hands]
+    sweep = bool(rec.get("playing_1000"))  # seed 004: the bidder's side shows no meld
+    assert sweep is False or (v.playing_1000 and v.first_lead == "bidder")
+    if sweep:
+        meld[bidder] = meld[partner] = 0
     assert rec["meld"] == meld, f"meld {rec['meld']} != {meld}"
     leader = bidder if v.first_lead == "bidder" else (rec["dealer"] + 1) % 4
     assert len(rec["tricks"]) == 12
     value = dict(zip(ORDER, v.card_points))
+    sitting_out = list(hands[partner]) if sweep else []
+    seats_in_turn = [s for s in range(4) if not (sweep and s == partner)]
     for i, t in enumerate(rec["tricks"]):
         assert t["leader"] == leader, f"trick {i}: wrong leader"
+        assert len(t["cards"]) == len(seats_in_turn)
+        order = sorted(seats_in_turn, key=lambda s: (s - leader) % 4)
         played: list[str] = []
         for j, card in enumerate(t["cards"]):
-            seat = (leader + j) % 4
+            seat = order[j]
             legal = naive_legal(hands[seat], played, trump, v)
             assert card in legal, f"trick {i}: seat {seat} played {card}, legal {sorted(legal)}"
             hands[seat].remove(card)
             played.append(card)
-        winner = (leader + winning_card(played, trump)) % 4
+        winner = order[winning_card(played, trump)]
         assert t["winner"] == winner, f"trick {i}: winner {t['winner']} != {winner}"
         pts = sum(value[c[0]] for c in played) + (v.last_trick if i == 11 else 0)
         assert t["points"] == pts, f"trick {i}: points"
         leader = winner
+    if sweep:
+        assert hands[partner] == sitting_out, "the partner playing 1000 played a card"
+        hands[partner] = []
     assert all(h == [] for h in hands), "cards left over"
-    assert sum(t["points"] for t in rec["tricks"]) == v.trick_total
+    unplayed = sum(value[c[0]] for c in sitting_out)
+    assert sum(t["points"] for t in rec["tricks"]) == v.trick_total - unplayed
+    if sweep:
+        # seed 004: every counter taken scores 1000 and the opponents lose their meld;
+        # otherwise the bidders lose 1000 and the opponents keep meld and trick points
+        opp = 1 - bidder % 2
+        lost = any(t["winner"] % 2 == opp and any(value[c[0]] > 0 for c in t["cards"])
+                   for t in rec["tricks"])
+        opp_total = meld[opp] + meld[opp + 2] + sum(t["points"] for t in rec["tricks"]
+                                                    if t["winner"] % 2 == opp)
+        want = [0, 0]
+        want[bidder % 2], want[opp] = (-1000, opp_total) if lost else (1000, 0)
+        assert rec["score"] == want, "score playing 1000"
+        return
     assert rec["score"] == naive_score(rec, v, meld, rec["tricks"]), "score"

@@ -30,7 +30,7 @@ options = st.fixed_dictionaries({
     "pass_cards": st.sampled_from([0, 1, 3, 4]), "last_trick": st.integers(0, 20),
     "no_trick": st.sampled_from(["none", "side_scores_nothing", "bidder_meld_void",
                                  "no_counter_meld_void"]),
-    "min_tricks": st.integers(0, 2), "forced_open": st.booleans(),
+    "min_tricks": st.integers(0, 2), "forced_open": st.booleans(), "playing_1000": st.booleans(),
     "all_pass": st.sampled_from(["throw_in", "dealer_stuck"]),
 })
 
@@ -164,3 +164,33 @@ def test_classic_pass4_bidder_passes_back_no_meld_card():
             checked += 1
             assert naive_meld(to_counts(twelve), t, v) == naive_meld(to_counts(sixteen), t, v)
     assert checked > 700
+
+
+def test_playing_1000_optional_rule():
+    """Seed 004's 'playing 1000': announced only as a sure sweep by a bidder who leads; the
+    partner sits out, the bidders show no meld, every counter taken scores 1000."""
+    v = ps.variant("classic-pass4:playing_1000=true")
+    df = play(v, 20_000, seed=1)
+    sweeps = df[df.playing_1000 == 1]
+    assert len(sweeps) > 50 and (sweeps.made == 1).all()
+    assert (sweeps[["score_0", "score_1"]].max(axis=1) == 1000).all()
+    for deal in sweeps.deal[:20]:
+        rec = records(v, 1, seed=1, start=int(deal))[0]
+        assert rec["playing_1000"] and all(len(t["cards"]) == 3 for t in rec["tricks"])
+        check_record(rec, v)
+    assert not play("classic-pass4", 2000, seed=1).playing_1000.any()
+    assert "playing_1000" not in records("classic-pass4", 1, seed=1)[0]
+
+
+def test_sure_sweep_and_1000_scoring():
+    from pinochle_sim.passing import sure_sweep
+    from pinochle_sim.scoring import score_playing_1000
+    sweep = ps.hand_counts("AS AS TS TS KS KS QS QS AH AH AD AC")  # trump spades: 8 of 12 trumps
+    assert sure_sweep(sweep, 0)                  # 4 missing trumps, all below its top four
+    assert not sure_sweep(ps.hand_counts("AS AS TS TS KS KS QS QS AH TH AD AC"), 0)  # TH: AH out
+    assert not sure_sweep(ps.hand_counts("AS TS TS KS KS QS QS JS AH AH AD AC"), 0)  # AS out
+    out = np.zeros(2, np.int64)
+    assert score_playing_1000(0, np.array([0, 60]), np.array([240, 0]), np.array([24, 0]), out) == 1
+    assert out.tolist() == [1000, 0]
+    assert score_playing_1000(1, np.array([40, 0]), np.array([30, 210]), np.array([3, 21]), out) == 0
+    assert out.tolist() == [70, -1000]

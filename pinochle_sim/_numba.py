@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
+import tempfile
 from pathlib import Path
 
 import numba
@@ -23,11 +24,17 @@ def _cache_dir() -> Path:
         if b"njit" in text or p.name in ("cards.py", "variants.py"):
             h.update(p.name.encode())
             h.update(text)
-    root = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "pinochle-sim"
-    here = root / h.hexdigest()[:16]
-    if not here.exists() and root.exists():
-        for old in root.iterdir():
-            shutil.rmtree(old, ignore_errors=True)
+    for base in (os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache", tempfile.gettempdir()):
+        root = Path(base) / "pinochle-sim"
+        here = root / h.hexdigest()[:16]
+        try:
+            if not here.exists() and root.exists():
+                for old in root.iterdir():
+                    shutil.rmtree(old, ignore_errors=True)
+            here.mkdir(parents=True, exist_ok=True)
+            return here
+        except OSError:  # not writable here: try the next place
+            continue
     return here
 
 

@@ -163,11 +163,12 @@ def declarer_stats(v: Variant | str = "thousand", deals: int = 100_000, seed: in
 
 def cached_stats(v: Variant | str, deals: int, seed: int, policy: str = "heuristic",
                  progress: bool = False) -> DeclarerStats:
-    """:func:`declarer_stats`, kept on disk (``~/.cache/pinochle-sim/tables``) for next time."""
+    """:func:`declarer_stats`, kept on disk for next time, beside the compiled kernels it came
+    from (``~/.cache/pinochle-sim/<kernel hash>/tables``), so a change of code starts afresh."""
     from ._numba import numba
     v = variant(v) if isinstance(v, str) else v
     key = hashlib.sha1(json.dumps([v.spec, deals, seed, policy, __version__]).encode()).hexdigest()[:16]
-    folder = Path(numba.config.CACHE_DIR).parent / "tables"
+    folder = Path(numba.config.CACHE_DIR) / "tables"
     path = folder / f"{key}.npz"
     if path.exists():
         return DeclarerStats.load(path)

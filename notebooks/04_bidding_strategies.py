@@ -83,10 +83,11 @@ pd.DataFrame([{"strategy": s, "average winning bid": (p := ps.play(
 #   time, against 14-16% for the 67% table.
 # * **The bid table is over-confident in real auctions,** so its cautious reading wins:
 #   `cautious` (80%) beats `table` (67%) by 3.1 ± 0.2 points per hand in `classic` and 12.0 ± 0.3
-#   in `thousand`, and `aggressive` (50%) loses to both. The calibration plot shows why: the
-#   table is an average over every hand with the same meld, aces and tens, but the hands that
-#   *win* an auction do so partly because their partner stayed quiet (a weak partner) -- contracts
-#   the table rates 75% are made 70% of the time in `classic` and only 61% in `thousand`.
+#   in `thousand`, and `aggressive` (50%) loses to both. The calibration plot agrees: contracts
+#   the table rates 75% are made 70% of the time in `classic` and only 61% in `thousand`. The
+#   table averages every hand with the same meld, aces and tens; the hands that *win* an auction
+#   are a selection of them (a winner's curse; one likely cause, not measured here, is that they
+#   win more often when their partner is weak and stays quiet).
 # * The simulator's default `formula` bids too freely (set about a third of the time); the public
 #   `meld+20` is too timid in `classic` (never set, rarely declaring: -27.9 points per hand
 #   against the table) and about even with `formula` in `thousand`.

@@ -585,6 +585,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("pinochle-sim: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # output piped into `head` and the like: stop quietly
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - Python flushes stdout at exit
+        return 0
     return 0
 
 

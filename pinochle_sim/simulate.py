@@ -286,8 +286,10 @@ def simulate(v: Variant | str, deals: int, seed: int, out: str | Path,
             summary["thrown_in"] += int(df.thrown_in.sum())
             summary["made"] += int((played.made == 1).sum())
             summary["bid_sum"] += int(played.bid.sum())
-        if writer is not None:
-            writer.close()
+        if writer is None:  # no deals: an empty table with the same columns
+            writer = pq.ParquetWriter(fh, pa.Table.from_pandas(
+                _frame(np.empty((0, len(COLUMNS)), np.int32), 0), preserve_index=False).schema)
+        writer.close()
     meta["seconds"] = round(time.perf_counter() - t0, 3)
     meta["summary"] = summary
     meta["meld_unit"] = meld_unit(setup.variant)

@@ -194,3 +194,9 @@ def test_sure_sweep_and_1000_scoring():
     assert out.tolist() == [1000, 0]
     assert score_playing_1000(1, np.array([40, 0]), np.array([30, 210]), np.array([3, 21]), out) == 0
     assert out.tolist() == [70, -1000]
+
+
+def test_simulate_zero_deals_writes_an_empty_table(tmp_path):
+    simulate("modern", deals=0, seed=1, out=tmp_path / "z.parquet", progress=False)
+    df = pd.read_parquet(tmp_path / "z.parquet")
+    assert len(df) == 0 and "playing_1000" in df.columns

@@ -24,7 +24,7 @@ from . import __version__
 from .simulate import (BID, BID_ACES, BID_MELD, BID_TENS, BIDDER, COLUMNS, MADE, MELD0, POINTS0,
                        SCORE0, SIDE_TOTAL, THROWN, TRICKS0, Setup, _play_many)
 from .stats import holm, mean_se, paired
-from .tables import MAX_CARDS, N_BANDS, band_labels, bid_table, cached_stats
+from .tables import MAX_CARDS, N_BANDS, cached_stats, recommended_grid
 from .variants import Variant, variant
 
 #: metric name -> (description, unit)
@@ -97,12 +97,7 @@ def _rows(setup: Setup, seed: int, start: int, n: int) -> np.ndarray:
 def _recommendation_lookup(v: Variant, policy: str, seed: int, deals: int) -> tuple[np.ndarray, int]:
     """rec[band, aces, tens]: the 67% bid of the variant's own table (NaN: pass)."""
     stats = cached_stats(v, deals, seed + 7919, policy)  # other deals than the comparison's
-    t = bid_table(stats, "aces,tens", confidences=(0.67,))
-    rec = np.full((N_BANDS, MAX_CARDS, MAX_CARDS), np.nan)
-    labels = band_labels(stats)
-    for (band, a, te), bid in t["bid_67"].items():
-        rec[labels.index(band), a, te] = bid
-    return rec, stats.band
+    return recommended_grid(stats, 0.67), stats.band
 
 
 def metric_values(v: Variant, deals: int, seed: int, policy: str = "heuristic",

@@ -252,7 +252,7 @@ def calibration(v: Variant | str, strat: str | Strategy = "table", deals: int = 
     """Every seat bids with ``strat`` (a table strategy); for each contract, the chance its
     table gave of making that bid, binned, against how often it was made."""
     from .simulate import play
-    from .tables import _p_make, cached_stats
+    from .tables import cached_stats, p_make_each
     v = variant(v) if isinstance(v, str) else v
     s = strategy(strat)
     if not hasattr(s, "conf"):
@@ -262,9 +262,7 @@ def calibration(v: Variant | str, strat: str | Strategy = "table", deals: int = 
     df = df[~df.thrown_in & (df.bid > 0)]
     band = np.minimum(df.bid_meld.to_numpy() // stats.band, stats.cube.shape[0] - 1)
     cells = stats.cube[band, np.minimum(df.bid_aces, 8), np.minimum(df.bid_tens, 8)]
-    bids = df.bid.to_numpy()
-    predicted = np.array([_p_make(c[None, :], np.array([b]), stats.unit)[0, 0]
-                          for c, b in zip(cells, bids)])
+    predicted = p_make_each(cells, df.bid.to_numpy(), stats.unit)
     made = (df.made == 1).to_numpy().astype(float)
     edges = np.linspace(0, 1, bins + 1)
     which = np.clip(np.digitize(predicted, edges) - 1, 0, bins - 1)

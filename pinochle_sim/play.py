@@ -108,6 +108,13 @@ def beats(card, win, trump):
 
 
 @njit
+def _beat_if_you_can(cards, win):
+    """The cards of ``cards`` that beat ``win`` in its suit, or all of them if none does."""
+    over = cards & above(win)
+    return over if over else cards
+
+
+@njit
 def legal_mask(h1, n_in_trick, lead, win, trump, must_head, must_trump, must_overtrump):
     """Mask of the kinds in hand ``h1`` that may be played (see the module docstring).
 
@@ -117,19 +124,10 @@ def legal_mask(h1, n_in_trick, lead, win, trump, must_head, must_trump, must_ove
         return h1
     follow = h1 & suit_mask(lead)
     if follow:
-        if must_head and SUIT[win] == lead:
-            head = follow & above(win)
-            if head:
-                return head
-        return follow
-    if must_trump:
-        trumps = h1 & suit_mask(trump)
-        if trumps:
-            if must_overtrump and SUIT[win] == trump:
-                over = trumps & above(win)
-                if over:
-                    return over
-            return trumps
+        return _beat_if_you_can(follow, win) if must_head and SUIT[win] == lead else follow
+    trumps = h1 & suit_mask(trump)
+    if must_trump and trumps:
+        return _beat_if_you_can(trumps, win) if must_overtrump and SUIT[win] == trump else trumps
     return h1
 
 

@@ -11,8 +11,8 @@ import numpy as np
 
 from .cards import SUITS, hand_counts
 from .meld import meld_all_trumps
-from .tables import (CONFIDENCES, MAX_CARDS, MAX_TRUMPS, N_BANDS, DeclarerStats, _expected_change,
-                     _p_make, band_labels, bid_grid, bid_table, break_even_bid, partner_adds,
+from .tables import (CONFIDENCES, MAX_CARDS, MAX_TRUMPS, N_BANDS, DeclarerStats, expected_change,
+                     p_make, band_labels, bid_grid, bid_table, break_even_bid, partner_adds, pool_aces_tens,
                      recommended_bid, rule_of_thumb, rule_text)
 
 FORMATS = ("png", "csv", "json")
@@ -26,8 +26,7 @@ def _cell(stats: DeclarerStats, band: int, aces: int, tens: int) -> tuple[np.nda
     exact = c[band, a, t]
     if exact.sum() >= MIN_CELL:
         return exact, f"meld {band_labels(stats)[band]}, {aces} aces and {tens} tens"
-    k = np.add.outer(np.arange(MAX_CARDS), np.arange(MAX_CARDS)) == a + t
-    pooled = c[band][k].sum(axis=0)
+    pooled = pool_aces_tens(c[band], axis=0)[a + t]
     if pooled.sum() >= MIN_CELL:
         return pooled, f"meld {band_labels(stats)[band]}, {aces + tens} aces + tens"
     return c[band].sum(axis=(0, 1)), f"meld {band_labels(stats)[band]}"
@@ -60,8 +59,8 @@ def advise(hand, stats: DeclarerStats, confidence: float = 0.67) -> dict:
     best = max(options, key=lambda o: (np.nan_to_num(o["expected_total"], nan=-1e9), o["meld"]))
     cell, cell_label = _cell(stats, best["band"], aces, tens)
     bids = bid_grid(v, v.trick_total * 8)
-    p = _p_make(cell[None, :], bids, stats.unit)[0]
-    change = _expected_change(cell[None, :], bids, stats.unit)[0]
+    p = p_make(cell[None, :], bids, stats.unit)[0]
+    change = expected_change(cell[None, :], bids, stats.unit)[0]
     keep = np.nonzero(p >= 0.02)[0]
     first = max(int(np.argmax(p < 0.99)) - 2, 0) if (p < 0.99).any() else 0
     shown = slice(first, keep.max() + 1 if keep.size else 1)

@@ -140,14 +140,8 @@ class Table(Strategy):
     def lookup(self, v: Variant) -> tuple[float, np.ndarray]:
         key = v.spec
         if key not in self._tables:
-            from .tables import band_labels, bid_table, cached_stats
-            stats = cached_stats(v, int(self.deals), int(self.seed))
-            t = bid_table(stats, "aces,tens", confidences=(self.conf,))
-            rec = np.full((N_BANDS, MAX_CARDS, MAX_CARDS), np.nan)
-            col = f"bid_{round(self.conf * 100)}"
-            index = {label: i for i, label in enumerate(band_labels(stats))}
-            for (band, a, te), bid in t[col].items():
-                rec[index[band], a, te] = bid
+            from .tables import cached_stats, recommended_grid
+            rec = recommended_grid(cached_stats(v, int(self.deals), int(self.seed)), self.conf)
             self._tables[key] = np.ascontiguousarray(
                 np.repeat(rec[..., None], MAX_TRUMPS, axis=-1))
         return 0.0, self._tables[key]

@@ -183,7 +183,7 @@ def cached_stats(v: Variant | str, deals: int, seed: int, policy: str = "heurist
 # ------------------------------------------------------------------------------------------
 # Tables.
 
-def _p_make(counts: np.ndarray, bids: np.ndarray, unit: int) -> np.ndarray:
+def p_make(counts: np.ndarray, bids: np.ndarray, unit: int) -> np.ndarray:
     """P(side total >= bid) from side-total bin counts (last axis), for each bid."""
     n = counts.sum(axis=-1, keepdims=True)
     at_least = np.flip(np.cumsum(np.flip(counts, -1), -1), -1)  # hands in bin >= j
@@ -192,13 +192,13 @@ def _p_make(counts: np.ndarray, bids: np.ndarray, unit: int) -> np.ndarray:
         return at_least[..., idx] / n
 
 
-def _expected_change(counts: np.ndarray, bids: np.ndarray, unit: int) -> np.ndarray:
+def expected_change(counts: np.ndarray, bids: np.ndarray, unit: int) -> np.ndarray:
     """E[score change] of declaring at each bid: the side total when made, minus the bid when set."""
     values = (np.arange(counts.shape[-1]) - 1) * unit + (unit - 1) / 2  # bin midpoints
     n = counts.sum(axis=-1, keepdims=True)
     gains = np.flip(np.cumsum(np.flip(counts * values, -1), -1), -1)
     idx = np.minimum(bids // unit + 1, counts.shape[-1] - 1)
-    p = _p_make(counts, bids, unit)
+    p = p_make(counts, bids, unit)
     with np.errstate(invalid="ignore", divide="ignore"):
         return gains[..., idx] / n - bids * (1 - p)
 
@@ -215,6 +215,29 @@ def break_even_bid(change: np.ndarray, bids: np.ndarray) -> np.ndarray:
     return recommended_bid(np.nan_to_num(change, nan=-1.0), bids, 0.0)
 
 
+def recommended_grid(stats: DeclarerStats, confidence: float = 0.67) -> np.ndarray:
+    """``rec[meld band, aces, tens]``: the highest bid made at least ``confidence`` of the time
+    (NaN: pass), over every bid the accumulators can tell apart."""
+    bids = bid_grid(stats.variant, (stats.n_bins - 2) * stats.unit)
+    return recommended_bid(p_make(stats.cube, bids, stats.unit), bids, confidence)
+
+
+def p_make_each(counts: np.ndarray, bids: np.ndarray, unit: int) -> np.ndarray:
+    """P(side total >= bids[i]) from the side-total counts ``counts[i]``, row by row."""
+    at_least = np.flip(np.cumsum(np.flip(counts, -1), -1), -1)
+    idx = np.minimum(bids // unit + 1, counts.shape[-1] - 1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return at_least[np.arange(len(counts)), idx] / counts.sum(axis=-1)
+
+
+def pool_aces_tens(x: np.ndarray, axis: int = 1) -> np.ndarray:
+    """Sum the aces and tens axes (``axis``, ``axis + 1``) of ``x`` into one aces + tens axis."""
+    k = np.add.outer(np.arange(MAX_CARDS), np.arange(MAX_CARDS))
+    moved = np.moveaxis(x, (axis, axis + 1), (0, 1))
+    pooled = np.stack([moved[k == j].sum(axis=0) for j in range(2 * MAX_CARDS - 1)])
+    return np.moveaxis(pooled, 0, axis)
+
+
 def band_labels(stats: DeclarerStats) -> list[str]:
     w = stats.band
     return [f"{i * w}-{(i + 1) * w - 1}" if i < N_BANDS - 1 else f"{i * w}+" for i in range(N_BANDS)]
@@ -224,9 +247,7 @@ def _cells(stats: DeclarerStats, by: str) -> tuple[pd.MultiIndex, np.ndarray, np
     """Side-total counts and moments grouped by meld band and ``by``."""
     c, m = stats.cube, stats.moments.sum(axis=3)  # moments over trumps: [band, aces, tens, 3]
     if by == "aces_tens":
-        k = np.add.outer(np.arange(MAX_CARDS), np.arange(MAX_CARDS))
-        counts = np.stack([c[:, k == j].sum(axis=1) for j in range(2 * MAX_CARDS - 1)], axis=1)
-        mom = np.stack([m[:, k == j].sum(axis=1) for j in range(2 * MAX_CARDS - 1)], axis=1)
+        counts, mom = pool_aces_tens(c), pool_aces_tens(m)
         keys = [("aces_tens", range(2 * MAX_CARDS - 1))]
     elif by == "aces,tens":
         counts, mom = c, m
@@ -263,11 +284,11 @@ def bid_table(stats: DeclarerStats, by: str = "aces_tens", confidences=CONFIDENC
         var = np.maximum(mom[:, 2] / n - mean ** 2, 0) * n / np.maximum(n - 1, 1)
         se = np.sqrt(var / n)
     bids = bid_grid(v, int(np.nanmax(np.where(n > 0, mean, 0)) + 2 * v.trick_total // 5))
-    p = _p_make(counts, bids, stats.unit)
+    p = p_make(counts, bids, stats.unit)
     df = pd.DataFrame({"hands": n.astype(np.int64), "mean_total": mean, "se_total": se}, index=index)
     for c in confidences:
         df[f"bid_{round(c * 100)}"] = recommended_bid(p, bids, c)
-    df["break_even_bid"] = break_even_bid(_expected_change(counts, bids, stats.unit), bids)
+    df["break_even_bid"] = break_even_bid(expected_change(counts, bids, stats.unit), bids)
     df = pd.concat([df, pd.DataFrame(p, index=index, columns=[f"p_{b}" for b in bids])], axis=1)
     return df[df.hands >= max(min_hands, 1)]
 

@@ -24,7 +24,6 @@
 # %%
 import os
 
-import matplotlib.pyplot as plt
 import pandas as pd
 
 import pinochle_sim as ps
@@ -53,9 +52,9 @@ t["bid_67"].unstack("aces_tens")
 
 # %%
 plots.bid_heatmap(s)
-plt.show()
+
+# %%
 plots.make_curves(s)
-plt.show()
 
 # %% [markdown]
 # ## The rule of thumb, variant by variant

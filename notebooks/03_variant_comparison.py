@@ -25,7 +25,6 @@
 # %%
 import os
 
-import matplotlib.pyplot as plt
 import pandas as pd
 
 from pinochle_sim.compare import compare
@@ -50,7 +49,6 @@ show(seeds)
 
 # %%
 seeds.forest_plot()
-plt.show()
 
 # %% [markdown]
 # ## One option at a time (baseline `classic`)
@@ -64,7 +62,6 @@ show(options)
 
 # %%
 options.forest_plot()
-plt.show()
 
 # %% [markdown]
 # ## What the figures say (200,000 deals, seed 1, heuristic play by every seat)

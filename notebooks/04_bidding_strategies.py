@@ -24,7 +24,6 @@
 # %%
 import os
 
-import matplotlib.pyplot as plt
 import pandas as pd
 
 import pinochle_sim as ps
@@ -61,7 +60,6 @@ results["classic"].table[["a", "b", "win_rate_a", "ci_low", "ci_high", "set_rate
 # %%
 calib = {v: calibration(v, "table", deals=DEALS, seed=11) for v in ("classic", "thousand")}
 plots.calibration_plot(calib, f"{DEALS:,} deals, seed 11, every seat bidding with the 67% table")
-plt.show()
 pd.concat(calib).round(3)
 
 # %% [markdown]

@@ -5,18 +5,18 @@ User errors (bad card, wrong hand size, unknown variant or option) print one lin
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import os
 import sys
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 
 from . import __version__
 from .cards import CardError, hand_counts
+from .files import atomic_write
 from .play import POLICIES
 from .strategies import StrategyError, strategy
 from .variants import DEFAULT, PRESETS, SEED, VariantError, format_value, variant
@@ -26,24 +26,36 @@ class UserError(ValueError):
     """A bad command-line value that is not a card or variant error."""
 
 
+#: The fewest deals whose statistics a command will report; below it the command says so.
+MIN_DEALS = {"bid-table": 1000, "bid-chart": 1000, "calibrate": 1000, "compare": 100}
+#: Options that name a file or folder the command writes.
+OUTPUTS = ("out", "csv", "plot")
+
+
+def _need_deals(what: str, deals: int, least: int, option: str = "--deals") -> None:
+    if deals < least:
+        raise UserError(f"too few deals for {what}: {option} {deals:,}; it needs at least {least:,}")
+
+
+def _check_writable(path: str) -> None:
+    """Refuse an output path that cannot be written, before any work and without creating it."""
+    target = Path(path)
+    if target.is_dir() and target.suffix:
+        raise UserError(f"cannot write {path}: it is a folder")
+    parent = target.parent
+    while not parent.exists():
+        parent = parent.parent
+    if not parent.is_dir():
+        raise UserError(f"cannot write {path}: {parent} is not a folder")
+    try:
+        with tempfile.TemporaryFile(dir=parent):
+            pass
+    except OSError as e:
+        raise UserError(f"cannot write {path}: {e.strerror or e}") from None
+
+
 # --------------------------------------------------------------------------------------------
 # Output helpers.
-
-@contextlib.contextmanager
-def atomic_write(path: str | Path, mode: str = "w") -> Iterator:
-    """Write to a temporary file beside ``path`` and rename it into place only on success."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, mode) as fh:
-            yield fh
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
-
 
 def write_csv(df, path: str, provenance: dict, index: bool = False) -> None:
     """A CSV written whole or not at all, with its provenance beside it as ``path.json``."""
@@ -311,6 +323,8 @@ def cmd_compare(args: argparse.Namespace) -> None:
     vs = [variant(text) for text in args.variants]
     if len(vs) < 2:
         raise UserError("compare needs at least two variants; the first is the baseline")
+    _need_deals("the recommended-bid metric of a comparison", args.table_deals, MIN_DEALS["compare"],
+                "--table-deals")
     c = compare(vs, args.deals, args.seed, args.policy, progress=not args.quiet,
                 table_deals=args.table_deals)
     t = c.table
@@ -422,6 +436,9 @@ def cmd_calibrate(args: argparse.Namespace) -> None:
         if path:
             print(f"wrote {path}")
 
+
+COMMAND_WHAT = {"bid-table": "a bid table", "bid-chart": "a bid chart", "calibrate": "a calibration",
+                "compare": "a comparison"}
 
 COMMANDS: dict[str, Callable[[argparse.Namespace], None]] = {
     "variants": cmd_variants, "meld": cmd_meld, "odds": cmd_odds, "play": cmd_play,
@@ -547,7 +564,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--policy", choices=POLICIES, default="heuristic")
     s.add_argument("--show", action="store_true", help="every hand in full")
 
-    s = sub.add_parser("calibrate", help="does the bid table's 70% mean 70%? (in real auctions)")
+    s = sub.add_parser("calibrate", help="does the bid table's 70%% mean 70%%? (in real auctions)")
     add_play(s, 200_000, bidding=False)
     s.add_argument("--strategy", default="table", help="a table strategy (default table)")
     s.add_argument("--csv", help="write the table here")
@@ -578,9 +595,18 @@ def main(argv: list[str] | None = None) -> int:
         if getattr(args, "trump", None):
             from .cards import parse_suit
             parse_suit(args.trump)
+        if args.command in MIN_DEALS:
+            _need_deals(COMMAND_WHAT[args.command], args.deals, MIN_DEALS[args.command])
+        for name in OUTPUTS:
+            if getattr(args, name, None):
+                _check_writable(getattr(args, name))
         COMMANDS[args.command](args)
     except (CardError, VariantError, UserError, StrategyError) as e:
         print(f"pinochle-sim: error: {e}", file=sys.stderr)
+        return 2
+    except OSError as e:  # an output that failed while being written (disk full, vanished folder)
+        where = f" {e.filename}" if e.filename else ""
+        print(f"pinochle-sim: error: cannot write{where}: {e.strerror or e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("pinochle-sim: interrupted", file=sys.stderr)

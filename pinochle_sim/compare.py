@@ -61,31 +61,11 @@ class Comparison:
                 "version": __version__}
 
     def forest_plot(self):
-        """Each difference from the baseline with its 95% interval, metric by metric."""
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-
-        from .plots import STYLE
-        t = self.table.dropna(subset=["diff"])
-        groups = [("per 250", "difference, points per 250 trick points"),
-                  ("fraction", "difference, as a share")]
-        with plt.rc_context(STYLE):
-            fig, axes = plt.subplots(1, 2, figsize=(12, 0.45 * max(len(t) // 2, 4) + 2))
-            for ax, (unit, label) in zip(axes, groups):
-                part = t[t.unit == unit].iloc[::-1]
-                y = np.arange(len(part))
-                ax.errorbar(part["diff"], y, xerr=[part["diff"] - part.ci_low, part.ci_high - part["diff"]],
-                            fmt="o", color="C0", ecolor="C0", capsize=3)
-                ax.axvline(0, color="0.5", lw=0.8)
-                ax.set_yticks(y, [f"{m}  ({v})" for m, v in zip(part.metric, part.variant)], fontsize=8)
-                ax.set_xlabel(label, fontsize=9)
-            fig.suptitle(f"Against {self.variants[0].spec}: paired differences with 95% intervals",
-                         fontweight="bold")
-            fig.text(0.01, 0.005, f"{self.deals:,} deals, seed {self.seed}, play {self.policy} | "
-                     f"pinochle-sim {__version__}", fontsize=7.5, color="0.35")
-            fig.tight_layout(rect=(0, 0.03, 1, 0.95))
-            return fig
+        """Each difference from the baseline with its 95% interval, one panel per metric."""
+        from .plots import comparison_plot
+        return comparison_plot(self.table, f"Against {self.variants[0].spec}: paired differences, "
+                               "95% intervals", f"{self.deals:,} deals, seed {self.seed}, play "
+                               f"{self.policy} | pinochle-sim {__version__}")
 
 
 def _rows(setup: Setup, seed: int, start: int, n: int) -> np.ndarray:

@@ -69,6 +69,15 @@ def _names(kinds: np.ndarray) -> list[str]:
     return format_kinds(sorted(int(x) for x in kinds)).split()
 
 
+def _thrown_in_because(rec: dict) -> str:
+    """Why a hand was thrown in: nobody bid, or (no call at all) the five-nines rule of 004."""
+    if rec["auction"]:
+        return "nobody bid"
+    seats = [p for p, hand in enumerate(rec["hands"]) if sum(c[0] == "9" for c in hand) >= 5]
+    return (f"seat {seats[0] if seats else '?'} holds five nines and no meld (the five_nines "
+            "option of seed 004), so nobody bid")
+
+
 def show_record(rec: dict, v: Variant | None = None) -> str:
     """A hand record as text: hands, auction, passes, meld, each trick and its winner, the score."""
     lines = [f"deal {rec['deal']} (seed {rec['seed']}, {rec['variant']}), dealer seat {rec['dealer']}"]
@@ -77,7 +86,7 @@ def show_record(rec: dict, v: Variant | None = None) -> str:
     calls = ", ".join(f"{s}:{'pass' if b is None else b}" for s, b in rec["auction"])
     lines.append(f"auction: {calls or '(none)'}")
     if rec["bidder"] is None:
-        lines.append("thrown in: nobody bid")
+        lines.append(f"thrown in: {_thrown_in_because(rec)}")
         return "\n".join(lines)
     lines.append(f"seat {rec['bidder']} wins the bid at {rec['bid']}, trump {rec['trump']}")
     for giver, taker, cards in rec["passes"]:

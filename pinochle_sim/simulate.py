@@ -22,6 +22,7 @@ from ._numba import njit, pnjit
 from .auction import hand_worth, run_auction
 from .cards import NINE, SUITS
 from .deal import BLOCK, deal_one, stream
+from .files import atomic_write
 from .meld import hand_meld_all_trumps
 from .passing import pass_cards, sure_sweep
 from .play import POLICIES, TRICKS, play_tricks
@@ -268,7 +269,6 @@ def simulate(v: Variant | str, deals: int, seed: int, out: str | Path,
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from .cli import atomic_write
     setup = Setup(v, policy, bidding)
     out = Path(out)
     meta = setup.provenance(seed, deals)

@@ -137,8 +137,12 @@ class Variant:
                 for f in dataclasses.fields(self)}
 
     def source(self, option: str) -> str:
-        """Where an option's value comes from: the seed text, or the decision of RULES.md."""
-        return SOURCES[self.name].get(option, _DEFAULT_SOURCE.get(option, f"seed {SEED[self.name]}"))
+        """Where an option's value comes from: the seed text, the decision of RULES.md, or the
+        override that changed it from the preset."""
+        preset = getattr(PRESETS[self.name], option)
+        if getattr(self, option) != preset:
+            return f"overridden (preset {self.name}: {format_value(preset)})"
+        return SOURCES[self.name].get(option) or _DEFAULT_SOURCE[option]
 
     def with_options(self, **overrides: typing.Any) -> Variant:
         """A copy with options replaced (values may be text, as on the command line)."""
@@ -148,7 +152,24 @@ class Variant:
                 raise VariantError(_unknown("option", key, sorted(names - {"name"})))
         parsed = {k: parse_value(k, v) if isinstance(v, str) else _coerce(k, v)
                   for k, v in overrides.items()}
-        return dataclasses.replace(self, **parsed)
+        return dataclasses.replace(self, **_follow_starting_bid(self, parsed))
+
+
+def _follow_starting_bid(base: Variant, parsed: dict[str, typing.Any]) -> dict[str, typing.Any]:
+    """The seeds call the opening bid and a stuck dealer's contract one setting, the "starting
+    bid" (001, 002): set one of them alone and the other follows at the base's distance
+    (``modern``: the stuck dealer takes 25, the first bid is 26). Setting both sets both."""
+    if parsed.get("all_pass", base.all_pass) != "dealer_stuck":
+        return parsed
+    has_open, has_stuck = "opening_bid" in parsed, "stuck_bid" in parsed
+    gap = base.opening_bid - base.stuck_bid if base.stuck_bid else 0
+    if has_open and not has_stuck:
+        return {**parsed, "stuck_bid": max(parsed["opening_bid"] - gap, 0)}
+    if has_stuck and not has_open:
+        return {**parsed, "opening_bid": parsed["stuck_bid"] + gap}
+    if not has_stuck and not base.stuck_bid:  # dealer_stuck switched on: stuck at the opening bid
+        return {**parsed, "stuck_bid": parsed.get("opening_bid", base.opening_bid)}
+    return parsed
 
 
 def option_names() -> set[str]:
@@ -295,6 +316,7 @@ SEED = {"thousand": "000", "modern-15": "001", "modern": "002", "classic": "003"
 DEFAULT = "thousand"
 
 _DEFAULT_SOURCE = {
+    "name": "RULES.md: the variant table",
     "players": "RULES.md: four-hand (three-hand is its own variant, not built yet)",
     "hand_size": "RULES.md: 48 cards, 12 each", "kitty": "RULES.md: no kitty in four-hand",
     "five_nines": "004 optional rule, off by default (RULES.md)",
@@ -334,7 +356,20 @@ SOURCES: dict[str, dict[str, str]] = {
         "set_out": "000: 'A side at minus a thousand or lower is set out'",
     },
     "modern-15": {
-        "card_points": "001: 'Aces 1, Tens 1, Kings 1, Queens 0, Jacks 0, Nines 0'",
+        "raise_step": "001: 'Each bid must be greater than the previous one' (any whole number)",
+        "royal_marriage": "001: 'Trump Marriage' - king and queen of trump suit - 4 points' "
+                          "(double 8: RULES.md)",
+        "marriage": "001: 'king and queen of a suit other than trump - 2 points' (double 4: RULES.md)",
+        "kings_around": "001: 'Kings around' - 4 kings of different suits - 8 points', "
+                        "'a kings double around is worth 80 points'",
+        "queens_around": "001: '4 queens of different suits - 6 points', 'worth 10 times the value "
+                         "of a single around'",
+        "jacks_around": "001: '4 jacks of different suits - 4 points', 'worth 10 times the value "
+                        "of a single around'",
+        "nine_of_trump": "001: 'nine of trump - 1 points' (each: RULES.md)",
+        "min_tricks": "RULES.md: none (001 names no trick requirement)",
+        "no_trick": "RULES.md: none (001 is silent)",
+        "card_points": "001: 'Aces (A) 1 (8) Tens (10) 1 (8) Kings (K) 1 (8) Queens (Q) 0 Jacks (J) 0 Nines (9) 0'",
         "last_trick": "001: 'The last trick is always worth 1 points'",
         "opening_bid": "001: 'A minimum opening bid is 15'",
         "raise_min": "001: 'Each bid must be greater than the previous one'",
@@ -352,6 +387,17 @@ SOURCES: dict[str, dict[str, str]] = {
         "target": "RULES.md: 150 (not in the text)", "both_past": "RULES.md: bidding side wins",
     },
     "modern": {
+        "card_points": "002: 'Each A, 10, and K won in tricks is worth 1'",
+        "last_trick": "002: 'The last trick adds 1. A complete hand contains 25 Points'",
+        "raise_step": "002: 'each raise adds one'",
+        "run": "002 meld table: 'Run A, 10, K, Q, J in Trump 15 150'",
+        "royal_marriage": "002 meld table: 'Trump marriage K and Q in Trump 4 8*'",
+        "marriage": "002 meld table: 'Marriage K and Q in the same non-trump suit 2 4'",
+        "pinochle": "002 meld table: 'Pinochle Q of spades and J of diamonds 4 30'",
+        "aces_around": "002 meld table: 'Aces around An A in each suit 10 100'",
+        "kings_around": "002 meld table: 'Kings around A K in each suit 8 80'",
+        "queens_around": "002 meld table: 'Queens around A Q in each suit 6 60'",
+        "jacks_around": "002 meld table: 'Jacks around A J in each suit 4 40'",
         "opening_bid": "002: 'The default Starting bid is 25' (so the first raise is 26)",
         "raise_min": "002: 'each raise adds one'", "jump_bids": "002: 'each raise adds one'",
         "all_pass": "002: 'If everyone before the dealer passes without raising, the dealer takes the Starting bid'",
@@ -369,6 +415,17 @@ SOURCES: dict[str, dict[str, str]] = {
         "both_past": "002: 'If both teams reach the target in the same hand, the bidding team wins'",
     },
     "classic": {
+        "jump_bids": "003: 'raises go up in tens' (any number of tens: RULES.md)",
+        "run": "RULES.md: 150/1500 (003 announces a table of doubles and prints none)",
+        "royal_marriage": "003: 'Your team melds a royal marriage (40)' (double 80: RULES.md)",
+        "marriage": "RULES.md: 20/40 (003 gives no value)",
+        "pinochle": "003: 'a pinochle (40)' (double 300: RULES.md)",
+        "aces_around": "RULES.md: 100/1000 (003 gives no value)",
+        "kings_around": "RULES.md: 80/800 (003 gives no value)",
+        "queens_around": "RULES.md: 60/600 (003 gives no value)",
+        "jacks_around": "RULES.md: 40/400 (003 gives no value)",
+        "nine_of_trump": "RULES.md: 10 each (003 gives no value)",
+        "min_tricks": "RULES.md: none (003 names no trick requirement)",
         "card_points": "003: 'each ace, 10, and king is worth 10 points'",
         "last_trick": "003: 'The last trick is worth an extra 10. That is 250 points'",
         "opening_bid": "003: 'The minimum opening bid is 250'",
@@ -384,6 +441,16 @@ SOURCES: dict[str, dict[str, str]] = {
         "both_past": "003: 'If both cross the line, the bidding team is checked first'",
     },
     "classic-pass4": {
+        "card_points": "004: 'counters: Aces, 10s and Kings. Each counter card is worth one point' "
+                       "(x10 on this scale: RULES.md)",
+        "jump_bids": "004: 'usually in 10 point increments' (any number of tens: RULES.md)",
+        "royal_marriage": "004: 'King and Queen in trump suit | marriage | 40 pts' (double 80: RULES.md)",
+        "marriage": "004: 'King and Queen in non-trump suit | marriage | 20 pts' (double 40: RULES.md)",
+        "pinochle": "004: 'pinochle | 40 pts', 'double pinochle | 300 pts'",
+        "kings_around": "004: '80 kings | 80 pts', '800 kings | 800 pts'",
+        "queens_around": "004: '60 queens | 60 pts', '600 queens | 600 pts'",
+        "jacks_around": "004: '40 jacks | 40 pts', '400 jacks | 400 pts'",
+        "min_tricks": "RULES.md: none (004 names no trick requirement)",
         "last_trick": "RULES.md: 0 (not in the text)",
         "opening_bid": "004: 'first player to dealer's left is \"in\" for 250 points'",
         "forced_open": "004: 'first player to dealer's left is \"in\" for 250 points'",
@@ -394,8 +461,9 @@ SOURCES: dict[str, dict[str, str]] = {
         "must_head": "004: 'A player must also \"beat\" the previous high card if he can'",
         "must_trump": "004: 'in which case they must trump'",
         "must_overtrump": "004: 'he must beat the highest trump card if he can'",
-        "run": "004: 'run 150 pts ... double run 1500 pts'",
-        "run_marriage": "004: 'Extra King or Queen in trump (only for players with a run) 20 pts'",
+        "run": "004: '| run | 150 pts', '| double run | 1500 pts'",
+        "run_marriage": "004: 'Extra King or Queen in trump', "
+                        "'(only for players with a run) | extra King/Queen | 20 pts'",
         "extra_king_queen": "004: 'Extra King or Queen in trump ... 20 pts'",
         "aces_around": "004: '100 aces ... 1000 aces'",
         "nine_of_trump": "004: '9 in trump suit ... 10 pts'",

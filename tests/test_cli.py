@@ -82,3 +82,115 @@ def test_bench_script_smoke(tmp_path):
     for key in ("deal_per_s", "deal_meld_per_s", "deal_per_s_1thread", "deal_meld_per_s_1thread",
                 "full_hand_per_s", "full_hand_per_s_1thread"):
         assert figures[key] > 0
+
+
+# --------------------------------------------------------------------------------------------
+# First contact (issue 9): help, bad input and tiny runs never show a traceback.
+
+from pinochle_sim.cli import COMMANDS  # noqa: E402
+
+HAND = "AS TS KS QS JS KS 9S QS JD AH AD AC"
+
+
+def test_help_of_the_tool_and_every_command(capsys):
+    code, out, err = run(capsys, "--help")
+    assert code == 0 and "usage: pinochle-sim" in out and not err
+    for command in COMMANDS:
+        code, out, err = run(capsys, command, "--help")
+        assert code == 0 and f"usage: pinochle-sim {command}" in out and not err, command
+
+
+def _files(folder):
+    return sorted(str(p.relative_to(folder)) for p in folder.rglob("*"))
+
+
+BAD_INPUT = [
+    (("variants", "clasic"), "unknown variant 'clasic'"),
+    (("variants", "classic:must_trump=maybe"), "must_trump='maybe'"),
+    (("meld", "AS TS KS QS JS KS 9S QS JD AH AD 1C"), "unknown card '1C'"),
+    (("meld", "AS TS"), "a hand has 12 cards, got 2"),
+    (("odds", "--deals", "-5"), "--deals must be >= 0"),
+    (("odds", "--out", "afile/odds.json"), "cannot write afile/odds.json"),
+    (("play", "--variant", "thousand:pass_cards=13"), "pass_cards=13"),
+    (("play", "--bidding", "bluff"), "unknown strategy 'bluff'"),
+    (("play", "--out", "afile/p.jsonl"), "cannot write afile/p.jsonl"),
+    (("simulate", "--deals", "10", "--out", "afile/x.parquet"), "cannot write afile/x.parquet"),
+    (("simulate", "--deals", "10", "--variant", "modern:stuck=1"), "unknown option 'stuck'"),
+    (("bid-table", "--confidence", "2"), "--confidence must be between 0 and 1"),
+    (("bid-table", "--csv", "afile/t.csv"), "cannot write afile/t.csv"),
+    (("bid-chart", "--format", "gif"), "unknown format 'gif'"),
+    (("bid-chart", "--out", "afile/chart"), "cannot write afile/chart"),
+    (("advise", "AS TS KS"), "a hand has 12 cards, got 3"),
+    (("advise", HAND.replace("AC", "ZC")), "unknown card 'ZC'"),
+    (("advise", HAND, "--variant", "pinochle"), "unknown variant 'pinochle'"),
+    (("compare", "classic"), "compare needs at least two variants"),
+    (("compare", "classic", "classic:last_trick=x"), "last_trick='x'"),
+    (("compare", "classic", "modern", "--plot", "afile/c.png"), "cannot write afile/c.png"),
+    (("tournament", "--strategies", "table", "bluff"), "unknown strategy 'bluff'"),
+    (("tournament", "--strategies", "table", "formula", "--matches", "-1"), "--matches must be >= 0"),
+    (("match", "--team0", "bluff"), "unknown strategy 'bluff'"),
+    (("calibrate", "--strategy", "formula"), "calibrate needs a table strategy"),
+    (("calibrate", "--plot", "afile/c.png"), "cannot write afile/c.png"),
+]
+
+
+@pytest.mark.parametrize("args,message", BAD_INPUT, ids=lambda a: " ".join(a) if isinstance(a, tuple) else "")
+def test_bad_input_is_one_line_exit_2_and_writes_nothing(capsys, tmp_path, monkeypatch, args, message):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "afile").write_text("a file, not a folder")
+    before = _files(tmp_path)
+    code, out, err = run(capsys, *args)
+    assert code == 2, (code, err)
+    assert message in err and err.count("\n") == 1 and "Traceback" not in err, err
+    assert _files(tmp_path) == before
+
+
+def test_every_command_is_covered_by_bad_input():
+    assert {a[0] for a, _ in BAD_INPUT} == set(COMMANDS)
+
+
+TINY = {
+    "variants": ["variants", "modern"], "meld": ["meld", HAND],
+    "odds": ["odds", "--deals", "10", "-q"], "play": ["play", "--deals", "10", "--show"],
+    "simulate": ["simulate", "--deals", "10", "-q", "--out", "s.parquet"],
+    "bid-table": ["bid-table", "--deals", "10", "-q", "--no-cache"],
+    "bid-chart": ["bid-chart", "--deals", "10", "-q", "--no-cache", "--out", "chart"],
+    "advise": ["advise", HAND, "--deals", "10", "-q"],
+    "compare": ["compare", "thousand", "classic", "--deals", "10", "-q"],
+    "tournament": ["tournament", "--strategies", "table", "formula", "--matches", "10", "-q"],
+    "match": ["match"], "calibrate": ["calibrate", "--deals", "10"],
+}
+
+
+@pytest.mark.parametrize("command", list(TINY))
+def test_tiny_runs_answer_or_say_too_few(capsys, tmp_path, monkeypatch, command):
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(capsys, *TINY[command])
+    assert "Traceback" not in out + err
+    if code == 2:
+        assert err.startswith("pinochle-sim: error: too few deals for ") and err.count("\n") == 1
+        assert _files(tmp_path) == []
+    else:
+        assert code == 0 and out.strip(), err
+
+
+def test_tiny_runs_cover_every_command():
+    assert set(TINY) == set(COMMANDS)
+
+
+def test_five_nines_throw_in_says_why(capsys):
+    code, out, _ = run(capsys, "play", "--variant", "classic-pass4:five_nines=true", "--deals", "1",
+                       "--start", "1", "--seed", "2", "--show")
+    assert code == 0 and "holds five nines and no meld" in out and "nobody bid" in out
+
+
+def test_output_files_are_readable_by_others(capsys, tmp_path):
+    import os
+    import stat
+    target = tmp_path / "records.jsonl"
+    old = os.umask(0o022)
+    try:
+        assert run(capsys, "play", "--deals", "1", "--out", str(target))[0] == 0
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(target.stat().st_mode) == 0o644

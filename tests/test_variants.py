@@ -85,3 +85,18 @@ def test_every_option_has_a_source():
     for v in PRESETS.values():
         for opt in v.options():
             assert v.source(opt)
+
+
+@pytest.mark.parametrize("spec,opening,stuck", [
+    ("modern:stuck_bid=30", 31, 30),            # 002: one "Starting bid"; the first raise is one more
+    ("modern:opening_bid=31", 31, 30),
+    ("modern-15:opening_bid=20", 20, 20),       # 001: "A minimum opening bid is 15 ... at 15"
+    ("modern-15:stuck_bid=12", 12, 12),
+    ("modern:opening_bid=31,stuck_bid=20", 31, 20),  # both set: both as given
+    ("classic:all_pass=dealer_stuck", 250, 250),
+    ("classic:opening_bid=300", 300, 0),        # no stuck dealer: nothing follows
+])
+def test_stuck_bid_follows_the_opening_bid(spec, opening, stuck):
+    v = variant(spec)
+    assert (v.opening_bid, v.stuck_bid) == (opening, stuck)
+    assert variant(v.spec) == v

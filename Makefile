@@ -8,7 +8,7 @@ VARIANTS := thousand modern-15 modern classic classic-pass4
 CHART_DEALS ?= 500000
 RESULTS_DEALS ?= 1000000
 
-.PHONY: install test lint chart results notebooks odds bench clean
+.PHONY: install test lint chart results notebooks lab odds bench clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -46,7 +46,12 @@ results: $(STAMP)
 	done
 
 notebooks: $(STAMP)
-	MPLBACKEND=Agg $(BIN)/python scripts/run_notebooks.py
+	$(BIN)/python scripts/run_notebooks.py
+
+# JupyterLab on the notebooks (installs it into .venv the first time).
+lab: $(STAMP)
+	$(BIN)/pip install -q -e '.[dev,notebooks]'
+	$(BIN)/jupyter lab notebooks/
 
 odds: $(STAMP)
 	$(BIN)/pinochle-sim odds --variant classic --deals 2000000 --seed 1 --out results/odds_classic.json

@@ -28,7 +28,6 @@ import pandas as pd
 
 import pinochle_sim as ps
 from pinochle_sim import plots
-from pinochle_sim.report import advise
 from pinochle_sim.tables import bid_table, declarer_stats, partner_adds, rule_of_thumb, rule_text
 
 DEALS = int(os.environ.get("PINOCHLE_DEALS", "300000"))
@@ -80,13 +79,19 @@ pd.concat({v: partner_adds(stats[v]) for v in VARIANTS}).round(2)
 # declarer's own meld, which the "meld gained by passing" row measures.
 #
 # ## One hand, five tables
-# The same cards, advised under each variant's rules:
+# The same cards under each variant's rules, simulated as they are (`ps.advise`: the hand
+# fixed, the other cards dealt at random), with 95% intervals:
 
 # %%
 hand = "AS AS TS KS QS JS 9S AH TH KD QD JC"
-pd.DataFrame([{k: advise(hand, stats[v])[k] for k in
-               ("variant", "best_trump", "expected_total", "recommended_bid", "break_even_bid")}
-              for v in VARIANTS]).set_index("variant").round(1)
+rows = []
+for v in VARIANTS:
+    a = ps.advise(hand, v, deals=min(DEALS, 20000), seed=1)
+    rows.append({"variant": v, "best_trump": a["best_trump"], "expected_total": a["expected_total"],
+                 "95% interval": "{:.0f}-{:.0f}".format(*a["expected_total_ci95"]),
+                 "recommended_bid": a["recommended_bid"],
+                 "could be": "{}-{}".format(*a["recommended_bid_range"])})
+pd.DataFrame(rows).set_index("variant").round(1)
 
 # %% [markdown]
 # The scale differs (250 trick points, 25 in the modern variants), and so do the meld tables:

@@ -19,7 +19,7 @@ _EXPORTS = {
     "CardError": "cards", "format_hand": "cards", "hand_counts": "cards", "parse_card": "cards",
     "deal": "deal", "meld": "meld", "meld_all_trumps": "meld", "meld_table": "meld",
     "refused_cards": "meld", "exact_odds": "odds", "meld_distribution": "odds",
-    "simulate_meld": "odds", "legal_plays": "play", "records": "records", "advise": "report",
+    "simulate_meld": "odds", "legal_plays": "play", "records": "records", "advise": "advise",
     "iter_play": "simulate", "play": "simulate", "simulate": "simulate", "bid_table": "tables",
     "declarer_stats": "tables", "partner_adds": "tables", "rule_of_thumb": "tables",
     "compare": "compare", "PRESETS": "variants", "Variant": "variants", "VariantError": "variants",

@@ -24,12 +24,40 @@ MAX_TRUMPS = 13
 
 
 @njit
-def hand_worth(c, melds, weight, table, band):
+def trump_value(rules):
+    """What one more trump adds to the side's total, in the variant's points: 15 per 250 trick
+    points, and 4 more per card the partner passes (the rule-of-thumb fits of the bid tables:
+    14-15 per trump without passing, 27-31 with three or four cards passed)."""
+    return (15.0 + 4.0 * rules[R.pass_cards]) * rules[R.trick_total] / 250.0
+
+
+@njit
+def choose_trump(c, melds, rules):
+    """The trump a declarer names: the highest estimate of the side's total, meld in that trump
+    plus :func:`trump_value` per card of the suit (aces and tens count alike in every trump).
+    Ties go to the longer suit, then the one with more aces and tens; only suits alike in all
+    of that fall to suit order, and then the choice cannot matter to the estimate."""
+    value = trump_value(rules)
+    best_t = 0
+    best = (-np.inf, -1, -1)
+    for t in range(4):
+        n = 0
+        for r in range(6):
+            n += c[6 * t + r]
+        key = (melds[t] + value * n, n, 2 * c[6 * t] + c[6 * t + 1])
+        if key > best:
+            best = key
+            best_t = t
+    return best_t
+
+
+@njit
+def hand_worth(c, melds, weight, table, band, rules):
     """(worth, trump): the most this seat will bid, and the trump it would name.
 
-    For each trump ``t`` the strategy's limit is ``weight * meld[t] + table[meld band, aces,
-    tens, trump length]`` (NaN: it will not bid with that trump); the trump with the highest
-    limit is named (with no limit anywhere, the trump with the most meld, and worth -inf).
+    The trump is :func:`choose_trump`'s; the worth is the strategy's limit with that trump,
+    ``weight * meld[t] + table[meld band, aces, tens, trump length]`` (NaN: it will not bid,
+    and the worth is -inf).
     """
     aces = 0
     tens = 0
@@ -38,21 +66,13 @@ def hand_worth(c, melds, weight, table, band):
         tens += c[6 * s + 1]
     aces = min(aces, MAX_CARDS - 1)
     tens = min(tens, MAX_CARDS - 1)
-    best = -np.inf
-    best_t = -1
-    fallback = 0
-    for t in range(4):
-        n_trump = 0
-        for r in range(6):
-            n_trump += c[6 * t + r]
-        limit = weight * melds[t] + table[min(melds[t] // band, N_BANDS - 1), aces, tens,
-                                          min(n_trump, MAX_TRUMPS - 1)]
-        if limit > best:  # NaN never is
-            best = limit
-            best_t = t
-        if melds[t] > melds[fallback]:
-            fallback = t
-    return best, best_t if best_t >= 0 else fallback
+    t = choose_trump(c, melds, rules)
+    n_trump = 0
+    for r in range(6):
+        n_trump += c[6 * t + r]
+    limit = weight * melds[t] + table[min(melds[t] // band, N_BANDS - 1), aces, tens,
+                                      min(n_trump, MAX_TRUMPS - 1)]
+    return (limit if np.isfinite(limit) else -np.inf), t
 
 
 @njit

@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from . import __version__
+from .advise import AuctionError
 from .cards import CardError, hand_counts
 from .files import atomic_write
 from .play import POLICIES
@@ -27,7 +28,7 @@ class UserError(ValueError):
 
 
 #: The fewest deals whose statistics a command will report; below it the command says so.
-MIN_DEALS = {"bid-table": 1000, "bid-chart": 1000, "calibrate": 1000, "compare": 100}
+MIN_DEALS = {"bid-table": 1000, "bid-chart": 1000, "calibrate": 1000, "compare": 100, "advise": 100}
 #: Options that name a file or folder the command writes.
 OUTPUTS = ("out", "csv", "plot")
 
@@ -290,31 +291,42 @@ def cmd_bid_chart(args: argparse.Namespace) -> None:
 
 
 def cmd_advise(args: argparse.Namespace) -> None:
-    from .report import advise
+    from .advise import advise
 
-    hand = hand_counts(args.hand, args.variant.hand_size)  # checks the hand before simulating
-    a = advise(args.hand, _stats(args), _confidence(args.confidence))
+    a = advise(args.hand, args.variant, args.deals, args.seed, _confidence(args.confidence),
+               args.policy, args.dealer, args.auction)
+    if args.plot:
+        from .plots import advice_curve, save
+        with atomic_write(args.plot, "wb") as fh:
+            save(advice_curve(a), fh, Path(args.plot).suffix.lstrip(".") or "png")
     if args.json:
-        print(json.dumps(a, indent=2, default=float))
+        print(json.dumps(a, indent=2))
         return
-    from .cards import format_hand
-    print(f"{format_hand(hand)}  ({a['variant']}; {a['aces']} aces, {a['tens']} tens)\n")
-    print(table([[m["trump"], m["meld"], m["trumps"], f"{m['expected_total']:.0f}", m["hands"]]
-                 for m in a["melds"]], ["trump", "meld", "trumps", "expected side total", "hands"]))
-    lo, hi = a["expected_total_ci95"]
-    print(f"\nbest trump {a['best_trump']}: expected side total {a['expected_total']:.0f} "
-          f"(95% interval of the mean {lo:.0f}-{hi:.0f}; 80% of hands between "
-          f"{a['total_10_90'][0]} and {a['total_10_90'][1]})")
-    print("\nchance of making each bid:")
-    items = list(a["p_make"].items())
-    for i in range(0, len(items), 8):
-        print("  " + "  ".join(f"{b}: {p:.0%}" for b, p in items[i:i + 8]))
-    rec = a["recommended_bid"]
-    print(f"\nrecommended bid: {rec if rec is not None else 'pass'} "
-          f"(at {a['confidence']:.0%} confidence)")
+    print(f"{a['hand']}  ({a['variant']}; {a['aces']} aces, {a['tens']} tens; {args.deals:,} deals, "
+          f"seed {args.seed}, play {args.policy})\n")
+    print(table([[m["trump"], m["meld"], m["trumps"], f"{m['expected_total']:.1f}",
+                  f"{m['ci95'][0]:.1f}-{m['ci95'][1]:.1f}", f"{m['p_make_opening']:.0%}"]
+                 for m in a["melds"]], ["trump", "meld", "trumps", "expected side total", "95% interval",
+                                        "makes the opening bid"]))
+    m = a["trump_margin"]
+    print(f"\nname {a['best_trump']}: {m['diff']:+.1f} over {m['over']} on the same deals "
+          f"(95% interval {m['ci95'][0]:+.1f} to {m['ci95'][1]:+.1f}); 80% of deals end between "
+          f"{a['total_10_90'][0]} and {a['total_10_90'][1]}")
+    print("\nchance of making each bid (95% interval):")
+    items = [f"{b}: {p:.0%} ({a['p_make_ci95'][b][0]:.0%}-{a['p_make_ci95'][b][1]:.0%})"
+             for b, p in a["p_make"].items()]
+    for i in range(0, len(items), 5):
+        print("  " + "   ".join(items[i:i + 5]))
+    rec, (lo, hi) = a["recommended_bid"], a["recommended_bid_range"]
+    rng = "" if rec is None else f"; the simulation cannot tell it from {lo or 'pass'}-{hi}"
+    print(f"\nrecommended bid: {rec if rec is not None else 'pass'} (made at least "
+          f"{a['confidence']:.0%} of the time{rng})")
     print(f"why: {a['why']}")
-    if a["break_even_bid"] is not None:
-        print(f"above {a['break_even_bid']} declaring loses points on average (a set costs the bid)")
+    if "call" in a:
+        print(f"\nafter {a['auction']!r}: {a['call']} ({a['call_why']}); the other hands are dealt at "
+              "random, not read from the calls")
+    if args.plot:
+        print(f"wrote {args.plot}")
 
 
 def cmd_compare(args: argparse.Namespace) -> None:
@@ -350,6 +362,9 @@ def cmd_compare(args: argparse.Namespace) -> None:
                      "" if not np.isfinite(r.get("deals_saved", np.nan)) else f"{r.deals_saved:.1f}x"])
     print(table(rows, ["metric", "variant", "mean ± s.e.", "difference [95% interval]", "p (Holm)",
                        "pairing saved"], "llrrrr"))
+    print("\nmade_recommended_bid: each variant's 67% bid comes from its own bid table "
+          f"({args.table_deals:,} other deals); that table's sampling error is not in the interval, "
+          "so its small differences may not be real")
     for path in (args.csv, args.plot):
         if path:
             print(f"wrote {path}")
@@ -430,15 +445,16 @@ def cmd_calibrate(args: argparse.Namespace) -> None:
              args.plot)
     print(f"{s.spec} in {args.variant.spec}: every seat bids with it; {args.deals:,} deals, seed "
           f"{args.seed}\n")
-    print(table([[r.bin, r.contracts, f"{r.predicted:.3f}", f"{r.made:.3f} ± {r.se:.3f}"]
-                 for r in c.itertuples()], ["predicted", "contracts", "mean predicted", "made"]))
+    print(table([[r.bin, r.contracts, f"{r.predicted:.3f}", f"{r.made:.3f}",
+                  f"{r.made_low:.3f}-{r.made_high:.3f}"] for r in c.itertuples()],
+                ["predicted", "contracts", "mean predicted", "made", "95% interval"]))
     for path in (args.csv, args.plot):
         if path:
             print(f"wrote {path}")
 
 
 COMMAND_WHAT = {"bid-table": "a bid table", "bid-chart": "a bid chart", "calibrate": "a calibration",
-                "compare": "a comparison"}
+                "compare": "a comparison", "advise": "advice"}
 
 COMMANDS: dict[str, Callable[[argparse.Namespace], None]] = {
     "variants": cmd_variants, "meld": cmd_meld, "odds": cmd_odds, "play": cmd_play,
@@ -570,9 +586,17 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--csv", help="write the table here")
     s.add_argument("--plot", help="write the calibration plot here (PNG)")
 
-    s = sub.add_parser("advise", help="what to bid with one hand")
+    s = sub.add_parser("advise", help="what to bid with one hand: the hand itself is simulated")
     s.add_argument("hand", help='the twelve cards, e.g. "AS AS TS KS QS JS 9S AH TH KD QD JC"')
-    add_tables(s, 200_000)
+    add_play(s, 10_000, bidding=False)
+    s.add_argument("--confidence", default="0.67",
+                   help="chance of making the bid that a recommendation needs (default 0.67)")
+    s.add_argument("--dealer", type=int, choices=range(4), default=None,
+                   help="the dealer's seat, yours being 0 (default: every seat in turn)")
+    s.add_argument("--auction", help='the calls so far from the seat after the dealer, e.g. "p 260 p"; '
+                                     "the answer says what to call now")
+    s.add_argument("--plot", help="also draw the chance of making each bid here (PNG)")
+    s.add_argument("--quiet", "-q", action="store_true", help="(kept for scripts; advise is quick)")
     s.add_argument("--json", action="store_true")
     return p
 
@@ -601,7 +625,7 @@ def main(argv: list[str] | None = None) -> int:
             if getattr(args, name, None):
                 _check_writable(getattr(args, name))
         COMMANDS[args.command](args)
-    except (CardError, VariantError, UserError, StrategyError) as e:
+    except (CardError, VariantError, UserError, StrategyError, AuctionError) as e:
         print(f"pinochle-sim: error: {e}", file=sys.stderr)
         return 2
     except OSError as e:  # an output that failed while being written (disk full, vanished folder)

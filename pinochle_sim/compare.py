@@ -33,7 +33,8 @@ METRICS = {
     "declarer_trick_points": ("declaring side's trick points", "per 250"),
     "declarer_meld": ("declaring side's meld (both partners, after passing)", "per 250"),
     "declarer_total": ("declaring side's total towards a contract", "per 250"),
-    "made_recommended_bid": ("declaring side made its bid table's 67% bid", "fraction"),
+    "made_recommended_bid": ("declaring side made its bid table's 67% bid (interval leaves out "
+                             "the table's own sampling error)", "fraction"),
     "thrown_in": ("hands thrown in", "fraction"),
     "winning_bid": ("winning bid (deals both variants played)", "per 250"),
     "set_rate": ("bidders set (deals both variants played)", "fraction"),

@@ -108,6 +108,32 @@ def deal_one(seed, i, deck, counts):
             row[deck[k]] += 1
 
 
+@njit
+def deal_around(seed, i, seat, fixed, deck, counts):
+    """Deal ``i`` with ``seat`` holding the cards ``fixed`` (int8[24]): the other 36 cards are
+    shuffled among the other seats (in seat order, 12 each) into ``counts`` (int8[4, 24]).
+
+    The draw is uniform over every way to deal the rest, and a function of ``(seed, i)`` only.
+    """
+    k = 0
+    for kind in range(N_KINDS):
+        for _ in range(COPIES - fixed[kind]):
+            deck[k] = kind
+            k += 1
+    rest = deck[:k]
+    shuffle(stream(seed, i, 0), rest, HAND - 1)
+    counts[:] = 0
+    counts[seat, :] = fixed
+    j = 0
+    for p in range(4):
+        if p == seat:
+            continue
+        row = counts[p]
+        for m in range(HAND * j, HAND * j + HAND):
+            row[rest[m]] += 1
+        j += 1
+
+
 #: Deals per block of a parallel loop: each block allocates its scratch once.
 BLOCK = 4096
 

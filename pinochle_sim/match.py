@@ -250,9 +250,11 @@ def match_hands(v: Variant | str, seed: int, team0: str | Strategy = "formula",
 def calibration(v: Variant | str, strat: str | Strategy = "table", deals: int = 100_000,
                 seed: int = 0, bins: int = 10, policy: str = "heuristic") -> pd.DataFrame:
     """Every seat bids with ``strat`` (a table strategy); for each contract, the chance its
-    table gave of making that bid, binned, against how often it was made."""
+    table gave of making that bid, binned, against how often it was made (with the standard
+    error and the 95% Wilson interval ``made_low``-``made_high``)."""
     from .simulate import play
-    from .tables import cached_stats, p_make_each
+    from .stats import wilson
+    from .tables import MAX_TRUMPS, cached_stats, p_make_each, trump_shift
     v = variant(v) if isinstance(v, str) else v
     s = strategy(strat)
     if not hasattr(s, "conf"):
@@ -261,8 +263,12 @@ def calibration(v: Variant | str, strat: str | Strategy = "table", deals: int = 
     df = play(v, deals, seed, policy=policy, bidding=s)
     df = df[~df.thrown_in & (df.bid > 0)]
     band = np.minimum(df.bid_meld.to_numpy() // stats.band, stats.cube.shape[0] - 1)
-    cells = stats.cube[band, np.minimum(df.bid_aces, 8), np.minimum(df.bid_tens, 8)]
-    predicted = p_make_each(cells, df.bid.to_numpy(), stats.unit)
+    aces, tens = np.minimum(df.bid_aces, 8), np.minimum(df.bid_tens, 8)
+    cells = stats.cube[band, aces, tens]
+    # the table strategy moves a cell's bids by what trump length adds: so does the prediction
+    shift = trump_shift(stats)[band, aces, tens, np.minimum(df.bid_trumps, MAX_TRUMPS - 1)]
+    predicted = p_make_each(cells, df.bid.to_numpy() - np.round(shift / stats.unit).astype(int) * stats.unit,
+                            stats.unit)
     made = (df.made == 1).to_numpy().astype(float)
     edges = np.linspace(0, 1, bins + 1)
     which = np.clip(np.digitize(predicted, edges) - 1, 0, bins - 1)
@@ -272,7 +278,9 @@ def calibration(v: Variant | str, strat: str | Strategy = "table", deals: int = 
         n = int(sel.sum())
         if n:
             p = made[sel].mean()
+            lo, hi = wilson(made[sel].sum(), n)
             rows.append({"bin": f"{edges[k]:.1f}-{edges[k + 1]:.1f}", "contracts": n,
                          "predicted": float(predicted[sel].mean()), "made": float(p),
-                         "se": float(math.sqrt(p * (1 - p) / n))})
+                         "se": float(math.sqrt(p * (1 - p) / n)), "made_low": float(lo),
+                         "made_high": float(hi)})
     return pd.DataFrame(rows)

@@ -16,7 +16,7 @@ import matplotlib as mpl
 import numpy as np
 from matplotlib.figure import Figure
 
-from .tables import DeclarerStats, bid_table, rule_text
+from .tables import DeclarerStats, bid_table, chance_columns, rule_text
 
 STYLE = {
     "figure.dpi": 110, "savefig.dpi": 130, "font.size": 10, "axes.titlesize": 12,
@@ -58,47 +58,55 @@ def _finish(fig: Chart, stats: DeclarerStats) -> Chart:
     return fig
 
 
-def bid_heatmap(stats: DeclarerStats, confidence: float = 0.67, min_hands: int = MIN_HANDS) -> Chart:
-    """The recommended bid (made at least ``confidence`` of the time) by meld and aces + tens."""
+def bid_heatmap(stats: DeclarerStats, confidence: float = 0.67, min_hands: int = MIN_HANDS,
+                by: str = "aces_tens") -> Chart:
+    """The recommended bid (made at least ``confidence`` of the time) by meld and aces + tens
+    (``by="trumps"``: by trump length). Cells with too few hands to state a bid say "few"."""
     col = f"bid_{round(confidence * 100)}"
-    table = bid_table(stats, "aces_tens", confidences=(confidence,), min_hands=min_hands)
+    table = bid_table(stats, by, confidences=(confidence,), min_hands=1)
     bands = list(dict.fromkeys(table.index.get_level_values("meld")))
-    columns = sorted(set(table.index.get_level_values("aces_tens")))
-    grid = table[col].unstack("aces_tens").reindex(index=bands, columns=columns)
-    hands = table["hands"].unstack("aces_tens").reindex(index=bands, columns=columns)
+    columns = sorted(set(table.index.get_level_values(by)))
+    grid = table[col].unstack(by).reindex(index=bands, columns=columns).to_numpy(dtype=float, copy=True)
+    hands = table["hands"].unstack(by).reindex(index=bands, columns=columns).to_numpy(dtype=float)
+    grid[~(hands >= min_hands)] = np.nan
+    xlabel = {"aces_tens": "aces + tens in your hand", "trumps": "cards of the trump you name"}[by]
     with _styled():
         fig, ax = _figure(figsize=(9, 6.2))
-        data = np.ma.masked_invalid(grid.to_numpy(dtype=float))
-        im = ax.imshow(data, origin="lower", aspect="auto", cmap="viridis")
-        ax.set_xticks(range(grid.shape[1]), [str(c) for c in grid.columns])
-        ax.set_yticks(range(grid.shape[0]), list(grid.index))
-        ax.set_xlabel("aces + tens in your hand")
+        im = ax.imshow(np.ma.masked_invalid(grid), origin="lower", aspect="auto", cmap="viridis")
+        ax.set_xticks(range(len(columns)), [str(c) for c in columns])
+        ax.set_yticks(range(len(bands)), bands)
+        ax.set_xlabel(xlabel)
         ax.set_ylabel(f"your meld in the trump you name ({stats.variant.name} points)")
-        for (i, j), value in np.ndenumerate(grid.to_numpy(dtype=float)):
+        middle = np.nanmean(grid) if np.isfinite(grid).any() else 0
+        for (i, j), value in np.ndenumerate(grid):
             if np.isfinite(value):
                 ax.text(j, i, f"{value:.0f}", ha="center", va="center", fontsize=7,
-                        color="white" if value < np.nanmean(grid.to_numpy(dtype=float)) else "black")
-            elif np.isfinite(hands.to_numpy(dtype=float)[i, j]):
+                        color="white" if value < middle else "black")
+            elif hands[i, j] >= min_hands:
                 ax.text(j, i, "pass", ha="center", va="center", fontsize=6, color="0.5")
+            elif hands[i, j] > 0:
+                ax.text(j, i, "few", ha="center", va="center", fontsize=5.5, color="0.7")
         fig.colorbar(im, ax=ax, label="highest bid made at least "
                      f"{confidence:.0%} of the time")
         ax.set_title(f"What to bid in {stats.variant.name}: the highest bid your side makes "
                      f"{confidence:.0%} of the time", pad=22)
-        ax.text(0.5, 1.01, "rule of thumb: " + rule_text(stats), transform=ax.transAxes,
-                fontsize=8, color="0.25", va="bottom", ha="center")
+        ax.text(0.5, 1.01, "rule of thumb (made to declare): " + rule_text(stats),
+                transform=ax.transAxes, fontsize=8, color="0.25", va="bottom", ha="center")
+        ax.text(1.0, -0.09, f"'few': under {min_hands} hands, no bid stated", transform=ax.transAxes,
+                fontsize=7, color="0.45", ha="right")
         fig.tight_layout(rect=(0, 0.03, 1, 1))
         return _finish(fig, stats)
 
 
 def make_curves(stats: DeclarerStats, cells: list[tuple[str, int]] | None = None,
                 min_hands: int = 1000) -> Chart:
-    """The chance of making each bid, with 95% intervals, for typical hands (meld band, A+T).
+    """The chance of making each bid, with 95% Wilson intervals, for typical hands (meld band, A+T).
 
     Without ``cells``: the most common aces + tens at low, middle and high meld, among cells with
     at least ``min_hands`` hands (or, in a small simulation, at least ``MIN_HANDS``).
     """
     table = bid_table(stats, "aces_tens", min_hands=min(min_hands, MIN_HANDS))
-    pcols = [c for c in table.columns if c.startswith("p_")]
+    pcols = chance_columns(table)
     bids = np.array([int(c[2:]) for c in pcols])
     if cells is None:
         cells = _typical_cells(table, min_hands)
@@ -107,12 +115,12 @@ def make_curves(stats: DeclarerStats, cells: list[tuple[str, int]] | None = None
         for band, at in cells:
             row = table.loc[(band, at)]
             p = row[pcols].to_numpy(dtype=float)
-            se = np.sqrt(p * (1 - p) / row.hands)
+            lo = row[[c + "_low" for c in pcols]].to_numpy(dtype=float)
+            hi = row[[c + "_high" for c in pcols]].to_numpy(dtype=float)
             keep = p > 0.005
             line, = ax.plot(bids[keep], p[keep], lw=2, label=f"meld {band}, {at} aces + tens "
                             f"({int(row.hands):,} hands)")
-            ax.fill_between(bids[keep], (p - 1.96 * se)[keep], (p + 1.96 * se)[keep],
-                            color=line.get_color(), alpha=0.2, lw=0)
+            ax.fill_between(bids[keep], lo[keep], hi[keep], color=line.get_color(), alpha=0.2, lw=0)
         for level in (0.5, 0.67, 0.8):
             ax.axhline(level, color="0.7", lw=0.8, ls="--")
         ax.set_xlabel("bid")
@@ -170,20 +178,21 @@ def total_distribution(stats: DeclarerStats) -> Chart:
         return _finish(fig, stats)
 
 
-def save(fig: Figure, path) -> None:
-    """Write a figure to ``path`` (format from its suffix)."""
-    fig.savefig(path, dpi=STYLE["savefig.dpi"])
+def save(fig: Figure, path, format: str | None = None) -> None:
+    """Write a figure to ``path`` (a file name or an open binary file; format from the suffix)."""
+    fig.savefig(path, dpi=STYLE["savefig.dpi"], format=format)
 
 
 
 
 def calibration_plot(tables: dict, caption_text: str = "") -> Chart:
     """Predicted chance of making the contract against the share made, one line per variant
-    (``tables``: name -> the DataFrame of ``match.calibration``), with 95% intervals."""
+    (``tables``: name -> the DataFrame of ``match.calibration``), with 95% Wilson intervals."""
     with _styled():
         fig, ax = _figure(figsize=(6, 6))
         for name, c in tables.items():
-            ax.errorbar(c.predicted, c.made, yerr=1.96 * c.se, fmt="o-", capsize=3, label=name)
+            ax.errorbar(c.predicted, c.made, yerr=[c.made - c.made_low, c.made_high - c.made], fmt="o-",
+                        capsize=3, label=name)
         ax.plot([0, 1], [0, 1], color="0.6", ls="--", lw=1, label="perfect calibration")
         ax.set_xlim(0.5, 1.0)
         ax.set_ylim(0.4, 1.0)
@@ -247,3 +256,31 @@ def _short_label(spec: str, baseline: str) -> str:
     """A variant's label in a comparison: its options when it shares the baseline's preset."""
     name, _, opts = spec.partition(":")
     return opts.replace(",", ", ") if opts and name == baseline.partition(":")[0] else spec
+
+
+def advice_curve(advice: dict) -> Chart:
+    """The chance of making each bid with one hand (``advise``'s answer), with its 95% Wilson
+    band, the confidence asked for and the recommended bid."""
+    bids = np.array(list(advice["p_make"]), dtype=float)
+    p = np.array(list(advice["p_make"].values()))
+    lo, hi = np.array(list(advice["p_make_ci95"].values())).T
+    prov = advice["provenance"]
+    with _styled():
+        fig, ax = _figure(figsize=(8, 4.6))
+        ax.fill_between(bids, lo, hi, color="C0", alpha=0.25, lw=0, label="95% interval")
+        ax.plot(bids, p, color="C0", lw=2, label=f"trump {advice['best_trump']}")
+        ax.axhline(advice["confidence"], color="0.6", lw=0.8, ls="--")
+        rec = advice["recommended_bid"]
+        if rec is not None:
+            ax.axvline(rec, color="C3", lw=1.2)
+            ax.annotate(f"bid {rec}", (rec, advice["confidence"]), xytext=(6, 8),
+                        textcoords="offset points", color="C3", fontsize=9)
+        ax.set_ylim(0, 1.02)
+        ax.set_xlabel("bid")
+        ax.set_ylabel("chance the side makes it")
+        ax.set_title(f"{advice['hand']}  ({advice['variant']})", fontsize=10.5)
+        ax.legend(frameon=False, fontsize=8, loc="lower left")
+        fig.text(0.01, 0.005, f"{prov['deals']:,} deals of the other cards | seed {prov['seed']} | play "
+                 f"{prov['play_policy']} | pinochle-sim {prov['version']}", fontsize=7.5, color="0.35")
+        fig.tight_layout(rect=(0, 0.03, 1, 1))
+        return fig

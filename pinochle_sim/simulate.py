@@ -21,7 +21,7 @@ from . import __version__
 from ._numba import njit, pnjit
 from .auction import hand_worth, run_auction
 from .cards import NINE, SUITS
-from .deal import BLOCK, deal_one, stream
+from .deal import BLOCK, deal_around, deal_one, stream
 from .files import atomic_write
 from .meld import hand_meld_all_trumps
 from .passing import pass_cards, sure_sweep
@@ -82,14 +82,10 @@ def play_deal(seed, i, forced_bidder, mv, run_mode, extra_kq, points, rules, bid
     deal_one(seed, i, deck, hands)
     state = stream(seed, i, 1)
     best_trump = iw[0:4]
-    team = iw[4:10].reshape((3, 2))
-    team_meld = iw[10:12]
-    team_dix = iw[12:14]
-    score = iw[14:16]
     thrown = False
     for p in range(4):
         hand_meld_all_trumps(hands[p], mv, run_mode, extra_kq, melds[p])
-        worth[p], best_trump[p] = hand_worth(hands[p], melds[p], bid_weight[p], bid_table[p], band)
+        worth[p], best_trump[p] = hand_worth(hands[p], melds[p], bid_weight[p], bid_table[p], band, rules)
         if rules[R.five_nines] and _five_nines_no_meld(hands[p], mv, run_mode, extra_kq, melds[p]):
             thrown = True
     n_calls = 0
@@ -107,10 +103,27 @@ def play_deal(seed, i, forced_bidder, mv, run_mode, extra_kq, points, rules, bid
         row[MADE] = -1
         return
     trump = best_trump[bidder]
+    row[WORTH] = np.int32(round(worth[bidder])) if np.isfinite(worth[bidder]) else -1
+    declare(dealer, bidder, bid, trump, forced_bidder >= 0, mv, run_mode, extra_kq, points, rules,
+            policy, hands, state, passes, tricks, tinfo, melds, iw, row)
+
+
+@njit
+def declare(dealer, bidder, bid, trump, forced, mv, run_mode, extra_kq, points, rules, policy,
+            hands, state, passes, tricks, tinfo, melds, iw, row):
+    """The hand from the contract on: passing, meld, the tricks and the score, into ``row``.
+
+    ``hands`` (int8[4, 24]) are the hands as dealt and ``melds`` (int32[4, 4]) each seat's meld
+    in every trump; both are updated by passing. ``forced``: a declarer simulation (no auction),
+    so nobody plays for 1000 and ``made`` is not recorded.
+    """
+    team = iw[4:10].reshape((3, 2))
+    team_meld = iw[10:12]
+    team_dix = iw[12:14]
+    score = iw[14:16]
     row[BIDDER] = bidder
     row[BID] = bid
     row[TRUMP] = trump
-    row[WORTH] = np.int32(round(worth[bidder])) if np.isfinite(worth[bidder]) else -1
     row[BID_MELD] = melds[bidder, trump]
     for s in range(4):
         row[BID_ACES] += hands[bidder, 6 * s]
@@ -125,7 +138,7 @@ def play_deal(seed, i, forced_bidder, mv, run_mode, extra_kq, points, rules, bid
             hand_meld_all_trumps(hands[p], mv, run_mode, extra_kq, melds[p])
     # seed 004's optional "playing 1000": the bidder, leading, announces a sure sweep; its side
     # shows no meld and its partner sits out
-    sweep = (rules[R.playing_1000] and forced_bidder < 0 and rules[R.first_lead] == 0
+    sweep = (rules[R.playing_1000] and not forced and rules[R.first_lead] == 0
              and sure_sweep(hands[bidder], trump))
     row[PLAYING_1000] = sweep
     team_meld[:] = 0
@@ -145,7 +158,7 @@ def play_deal(seed, i, forced_bidder, mv, run_mode, extra_kq, points, rules, bid
     else:
         made = score_hand(bidder, bid, team_meld, team_dix, team[0], team[1], team[2],
                           rules[R.min_tricks], rules[R.no_trick], score)
-    row[MADE] = made if forced_bidder < 0 else -1
+    row[MADE] = made if not forced else -1
     bt = bidder % 2
     row[SIDE_TOTAL] = team[0, bt] + banked_meld(bt, bt, team_meld[bt], team_dix[bt], team[1, bt],
                                                 team[2, bt], rules[R.no_trick])
@@ -178,6 +191,30 @@ def _record_many(seed, start, n, forced_bidder, mv, run_mode, extra_kq, points, 
         play_deal(seed, start + d, forced_bidder, mv, run_mode, extra_kq, points, rules,
                   bid_weight, bid_table, margin, band, policy, hands, deck, calls[d], passes[d],
                   tricks[d], tinfo[d], melds, worth, iw, rows[d])
+
+
+@pnjit
+def _declare_hand(seed, start, n, seat, fixed, dealer, trumps, mv, run_mode, extra_kq, points, rules,
+                  policy, rows):
+    """Deals ``start .. start+n-1`` with ``seat`` holding ``fixed`` (int8[24]) and declaring in
+    each trump of ``trumps``, into ``rows`` (int32[n, len(trumps), len(COLUMNS)]). ``dealer < 0``:
+    deal ``i``'s dealer is ``i % 4``. Every trump plays the same deals and random streams."""
+    for b in prange((n + BLOCK - 1) // BLOCK):
+        hands, deck, _, passes, tricks, tinfo, melds, _, iw = workspace(1)
+        dealt = np.empty((4, 24), np.int8)
+        for d in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
+            i = start + d
+            deal_around(seed, i, seat, fixed, deck, dealt)
+            dl = i % 4 if dealer < 0 else dealer
+            for k in range(trumps.shape[0]):
+                hands[:] = dealt
+                for p in range(4):
+                    hand_meld_all_trumps(hands[p], mv, run_mode, extra_kq, melds[p])
+                row = rows[d, k]
+                row[:] = 0
+                row[DEALER] = dl
+                declare(dl, seat, 0, trumps[k], True, mv, run_mode, extra_kq, points, rules, policy,
+                        hands, stream(seed, i, 1), passes, tricks, tinfo, melds, iw, row)
 
 
 # ------------------------------------------------------------------------------------------

@@ -128,8 +128,9 @@ class TrickCount(Formula):
 
 @dataclass(frozen=True)
 class Table(Strategy):
-    """The highest bid the variant's bid table says the side makes ``conf`` of the time, from
-    a declarer simulation of ``deals`` deals (cached on disk) with seed ``seed``."""
+    """The highest bid the variant's bid table says the side makes ``conf`` of the time, by meld,
+    aces, tens and trump length, from a declarer simulation of ``deals`` deals (cached on disk)
+    with seed ``seed``."""
 
     name: str = "table"
     conf: float = 0.67
@@ -140,10 +141,9 @@ class Table(Strategy):
     def lookup(self, v: Variant) -> tuple[float, np.ndarray]:
         key = v.spec
         if key not in self._tables:
-            from .tables import cached_stats, recommended_grid
-            rec = recommended_grid(cached_stats(v, int(self.deals), int(self.seed)), self.conf)
-            self._tables[key] = np.ascontiguousarray(
-                np.repeat(rec[..., None], MAX_TRUMPS, axis=-1))
+            from .tables import cached_stats, recommended_grid_trumps
+            stats = cached_stats(v, int(self.deals), int(self.seed))
+            self._tables[key] = np.ascontiguousarray(recommended_grid_trumps(stats, self.conf))
         return 0.0, self._tables[key]
 
 

@@ -24,9 +24,11 @@ from . import __version__
 from .simulate import (BID_ACES, BID_MELD, COLUMNS, BID_TENS, BID_TRUMPS, MELD0, POINTS0,
                        SIDE_TOTAL, TRICKS0, Setup, _play_many)
 from .auction import MAX_CARDS, MAX_TRUMPS, N_BANDS
+from .stats import t975, wilson
 from .variants import Variant, band_width, variant
 
 N_BATCHES = 16        # independent batches of deals, for honest standard errors
+MIN_CELL = 100        # hands a cell needs before the tables state a bid for it
 CONFIDENCES = (0.5, 0.67, 0.8)
 FEATURES = ("intercept", "aces", "tens", "trumps")
 
@@ -64,8 +66,10 @@ class DeclarerStats:
         v = self.variant
         self.band = band_width(v)
         self.unit = v.raise_min
-        top = v.trick_total + 3 * N_BANDS * self.band
-        self.n_bins = top // self.unit + 2
+        # bins of one raise from 0 to 9x the hand's trick points (2,250 on the 250 scale), past
+        # any side total seen in practice; the last bin holds everything from its edge up, so
+        # no chance is claimed for a bid beyond it (:func:`p_make` says NaN)
+        self.n_bins = 9 * v.trick_total // self.unit + 2
         if self.cube is None:
             self.cube = np.zeros((N_BANDS, MAX_CARDS, MAX_CARDS, self.n_bins), np.int64)
             self.trump_cube = np.zeros((N_BANDS, MAX_TRUMPS, self.n_bins), np.int64)
@@ -183,13 +187,28 @@ def cached_stats(v: Variant | str, deals: int, seed: int, policy: str = "heurist
 # ------------------------------------------------------------------------------------------
 # Tables.
 
-def p_make(counts: np.ndarray, bids: np.ndarray, unit: int) -> np.ndarray:
-    """P(side total >= bid) from side-total bin counts (last axis), for each bid."""
+def made_counts(counts: np.ndarray, bids: np.ndarray, unit: int) -> tuple[np.ndarray, np.ndarray]:
+    """(hands that reach each bid, hands) from side-total bin counts (last axis). Bids beyond
+    the last bin's edge, which the open last bin cannot tell apart, count as NaN."""
     n = counts.sum(axis=-1, keepdims=True)
     at_least = np.flip(np.cumsum(np.flip(counts, -1), -1), -1)  # hands in bin >= j
-    idx = np.minimum(bids // unit + 1, counts.shape[-1] - 1)
+    idx = bids // unit + 1
+    k = at_least[..., np.minimum(idx, counts.shape[-1] - 1)].astype(float)
+    k[..., idx > counts.shape[-1] - 1] = np.nan
+    return k, np.broadcast_to(n, k.shape)
+
+
+def p_make(counts: np.ndarray, bids: np.ndarray, unit: int) -> np.ndarray:
+    """P(side total >= bid) from side-total bin counts (last axis), for each bid."""
+    k, n = made_counts(counts, bids, unit)
     with np.errstate(invalid="ignore", divide="ignore"):
-        return at_least[..., idx] / n
+        return k / n
+
+
+def p_make_interval(counts: np.ndarray, bids: np.ndarray, unit: int) -> tuple[np.ndarray, np.ndarray]:
+    """95% Wilson intervals of :func:`p_make`."""
+    k, n = made_counts(counts, bids, unit)
+    return wilson(k, n)
 
 
 def expected_change(counts: np.ndarray, bids: np.ndarray, unit: int) -> np.ndarray:
@@ -210,6 +229,16 @@ def recommended_bid(p_make: np.ndarray, bids: np.ndarray, confidence: float) -> 
     return np.where(last >= 0, bids[np.maximum(last, 0)], np.nan)
 
 
+def recommended_range(counts: np.ndarray, bids: np.ndarray, unit: int, confidence: float
+                      ) -> tuple[np.ndarray, np.ndarray]:
+    """The recommended bids the simulation cannot tell apart: the highest bid whose 95% interval
+    of the chance of making it lies wholly at or above ``confidence``, and the highest whose
+    interval reaches it (NaN: pass)."""
+    lo, hi = p_make_interval(counts, bids, unit)
+    return (recommended_bid(np.nan_to_num(lo), bids, confidence),
+            recommended_bid(np.nan_to_num(hi), bids, confidence))
+
+
 def break_even_bid(change: np.ndarray, bids: np.ndarray) -> np.ndarray:
     """The highest bid whose expected score change is still >= 0 (NaN: none)."""
     return recommended_bid(np.nan_to_num(change, nan=-1.0), bids, 0.0)
@@ -220,6 +249,30 @@ def recommended_grid(stats: DeclarerStats, confidence: float = 0.67) -> np.ndarr
     (NaN: pass), over every bid the accumulators can tell apart."""
     bids = bid_grid(stats.variant, (stats.n_bins - 2) * stats.unit)
     return recommended_bid(p_make(stats.cube, bids, stats.unit), bids, confidence)
+
+
+def trump_shift(stats: DeclarerStats, min_hands: int = MIN_CELL) -> np.ndarray:
+    """``shift[meld band, aces, tens, trumps]``: what trump length adds to the mean side total of
+    a cell, ``mean(cell, trumps) - mean(cell)``, from the cell itself where it holds
+    ``min_hands`` hands and from the meld band alone where it does not (0 where neither has any)."""
+    m = stats.moments
+    with np.errstate(invalid="ignore", divide="ignore"):
+        fine = m[..., 1] / m[..., 0] - (m[..., 1].sum(3) / m[..., 0].sum(3))[..., None]
+        band = m.sum(axis=(1, 2))
+        coarse = band[..., 1] / band[..., 0] - (band[..., 1].sum(1) / band[..., 0].sum(1))[:, None]
+    return np.nan_to_num(np.where(m[..., 0] >= min_hands, fine, coarse[:, None, None, :]))
+
+
+def recommended_grid_trumps(stats: DeclarerStats, confidence: float = 0.67,
+                            min_hands: int = MIN_CELL) -> np.ndarray:
+    """``rec[meld band, aces, tens, trumps]``: :func:`recommended_grid` moved by
+    :func:`trump_shift` and rounded to the bid grid (a location shift: trump length moves the
+    whole distribution of the side total). A cell that passes still passes."""
+    v = stats.variant
+    rec = recommended_grid(stats, confidence)[..., None]
+    out = v.opening_bid + np.round((rec + trump_shift(stats, min_hands) - v.opening_bid)
+                                   / v.raise_min) * v.raise_min
+    return np.where(np.isfinite(rec), np.maximum(out, v.opening_bid), np.nan)
 
 
 def p_make_each(counts: np.ndarray, bids: np.ndarray, unit: int) -> np.ndarray:
@@ -270,27 +323,49 @@ def bid_table(stats: DeclarerStats, by: str = "aces_tens", confidences=CONFIDENC
               min_hands: int = 1) -> pd.DataFrame:
     """One row per (meld band, ``by``) cell with at least ``min_hands`` hands.
 
-    Columns: ``hands``, ``mean_total`` and its standard error ``se_total``, the recommended bid
-    at each confidence (``bid_67`` ...), the ``break_even_bid`` (the highest bid whose expected
-    score change, counting a set as minus the bid, is still >= 0), then ``p_<bid>``: the chance of
-    making each bid of the grid. ``by``: ``aces_tens`` (aces + tens), ``aces,tens``, ``trumps``
-    or ``none``.
+    Columns: ``hands``; ``enough`` (at least ``MIN_CELL`` hands: a cell with fewer states no
+    bid); ``mean_total``, its standard error ``se_total`` (NaN below two hands) and 95% interval
+    (``mean_low``, ``mean_high``); for each confidence the recommended bid ``bid_67`` and the
+    range the simulation cannot tell it from (``bid_67_low``, ``bid_67_high``); the
+    ``break_even_bid`` (the highest bid whose expected score change, counting a set as minus the
+    bid, is still >= 0); then ``p_<bid>`` with its 95% Wilson interval ``p_<bid>_low``,
+    ``p_<bid>_high``: the chance of making each bid of the grid. ``by``: ``aces_tens`` (aces +
+    tens), ``aces,tens``, ``trumps`` or ``none``.
     """
     index, counts, mom = _cells(stats, by)
     v = stats.variant
     n = mom[:, 0]
     with np.errstate(invalid="ignore", divide="ignore"):
         mean = mom[:, 1] / n
-        var = np.maximum(mom[:, 2] / n - mean ** 2, 0) * n / np.maximum(n - 1, 1)
+        var = np.where(n > 1, np.maximum(mom[:, 2] / n - mean ** 2, 0) * n / np.maximum(n - 1, 1), np.nan)
         se = np.sqrt(var / n)
-    bids = bid_grid(v, int(np.nanmax(np.where(n > 0, mean, 0)) + 2 * v.trick_total // 5))
+    half = np.array([t975(x - 1) if x > 1 else np.nan for x in n]) * se
+    enough = n >= MIN_CELL
+    top = min(int(np.nanmax(np.where(n > 0, mean, 0)) + 2 * v.trick_total // 5),
+              (stats.n_bins - 2) * stats.unit)
+    bids = bid_grid(v, top)
     p = p_make(counts, bids, stats.unit)
-    df = pd.DataFrame({"hands": n.astype(np.int64), "mean_total": mean, "se_total": se}, index=index)
+    lo, hi = p_make_interval(counts, bids, stats.unit)
+    df = pd.DataFrame({"hands": n.astype(np.int64), "enough": enough, "mean_total": mean,
+                       "se_total": se, "mean_low": mean - half, "mean_high": mean + half}, index=index)
     for c in confidences:
-        df[f"bid_{round(c * 100)}"] = recommended_bid(p, bids, c)
-    df["break_even_bid"] = break_even_bid(expected_change(counts, bids, stats.unit), bids)
-    df = pd.concat([df, pd.DataFrame(p, index=index, columns=[f"p_{b}" for b in bids])], axis=1)
+        col = f"bid_{round(c * 100)}"
+        low, high = recommended_range(counts, bids, stats.unit, c)
+        df[col] = np.where(enough, recommended_bid(p, bids, c), np.nan)
+        df[col + "_low"] = np.where(enough, low, np.nan)
+        df[col + "_high"] = np.where(enough, high, np.nan)
+    df["break_even_bid"] = np.where(enough, break_even_bid(expected_change(counts, bids, stats.unit), bids),
+                                    np.nan)
+    chances = {}
+    for j, b in enumerate(bids):
+        chances[f"p_{b}"], chances[f"p_{b}_low"], chances[f"p_{b}_high"] = p[:, j], lo[:, j], hi[:, j]
+    df = pd.concat([df, pd.DataFrame(chances, index=index)], axis=1)
     return df[df.hands >= max(min_hands, 1)]
+
+
+def chance_columns(table: pd.DataFrame) -> list[str]:
+    """The ``p_<bid>`` columns of a :func:`bid_table` (not their interval columns)."""
+    return [c for c in table.columns if c.startswith("p_") and c[2:].isdigit()]
 
 
 def rule_of_thumb(stats: DeclarerStats) -> pd.DataFrame:
@@ -309,8 +384,9 @@ def rule_of_thumb(stats: DeclarerStats) -> pd.DataFrame:
                 pass
     k = len(per_batch)
     se = np.std(per_batch, axis=0, ddof=1) / math.sqrt(k) if k > 2 else np.full(4, np.nan)
-    return pd.DataFrame({"estimate": beta, "se": se, "ci_low": beta - 1.96 * se,
-                         "ci_high": beta + 1.96 * se}, index=list(FEATURES))
+    t = t975(k - 1)  # batch means: Student's t with k - 1 degrees of freedom
+    return pd.DataFrame({"estimate": beta, "se": se, "ci_low": beta - t * se,
+                         "ci_high": beta + t * se}, index=list(FEATURES))
 
 
 def partner_adds(stats: DeclarerStats) -> pd.DataFrame:
@@ -333,7 +409,7 @@ def rule_text(stats: DeclarerStats) -> str:
     r = rule_of_thumb(stats)
 
     def term(name: str, label: str) -> str:
-        x, half = r.loc[name, "estimate"], 1.96 * r.loc[name, "se"]
+        x, half = r.loc[name, "estimate"], r.loc[name, "ci_high"] - r.loc[name, "estimate"]
         digits = 1 if half >= 0.1 else 2 if half >= 0.01 else 3  # keep the interval visible
         return f"{x:.{digits}f} (±{half:.{digits}f}){label}"
     return (f"expected side total = your meld + {term('intercept', '')} + {term('aces', ' per ace')}"

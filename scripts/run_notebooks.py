@@ -6,6 +6,7 @@ Deal counts come from each notebook's defaults (or PINOCHLE_DEALS / PINOCHLE_MAT
 """
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -16,6 +17,7 @@ FOLDER = Path(__file__).resolve().parents[1] / "notebooks"
 
 
 def run(path: Path) -> None:
+    os.environ.pop("MPLBACKEND", None)  # figures show through the kernel's inline backend
     nb = jupytext.read(path)
     NotebookClient(nb, timeout=3600, kernel_name="python3",
                    resources={"metadata": {"path": str(FOLDER)}}).execute()

@@ -1,21 +1,45 @@
-"""The notebooks run top to bottom at a small deal count, and each .ipynb matches its .py twin."""
+"""The notebooks run top to bottom at a small deal count and keep their figures; each .ipynb
+matches its .py twin; a plotting function displays inline in a fresh kernel."""
 from pathlib import Path
 
 import jupytext
+import nbformat
 import pytest
 from nbclient import NotebookClient
 
 NOTEBOOKS = sorted((Path(__file__).parents[1] / "notebooks").glob("*.py"))
+PLOTTING = ("plots.", "forest_plot(", "plt.", "figure\n", "figure")
+
+
+def _execute(nb, monkeypatch, folder):
+    monkeypatch.setenv("PINOCHLE_DEALS", "3000")
+    monkeypatch.setenv("PINOCHLE_MATCHES", "40")
+    monkeypatch.delenv("MPLBACKEND", raising=False)  # the kernel's own inline backend, as for a user
+    NotebookClient(nb, timeout=600, kernel_name="python3",
+                   resources={"metadata": {"path": str(folder)}}).execute()
+    return nb
+
+
+def _images(cell) -> int:
+    n = 0
+    for o in cell.get("outputs", []):
+        n += "image/png" in o.get("data", {})
+    return n
+
+
+def _plots(cell) -> bool:
+    src = cell.source
+    return cell.cell_type == "code" and (any(k in src for k in PLOTTING[:3])
+                                         or src.strip().endswith("figure"))
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
-def test_notebook_runs(path, monkeypatch):
-    monkeypatch.setenv("PINOCHLE_DEALS", "3000")
-    monkeypatch.setenv("PINOCHLE_MATCHES", "40")
-    monkeypatch.setenv("MPLBACKEND", "Agg")
-    nb = jupytext.read(path)
-    NotebookClient(nb, timeout=600, kernel_name="python3",
-                   resources={"metadata": {"path": str(path.parent)}}).execute()
+def test_notebook_runs_and_every_plotting_cell_shows_a_figure(path, monkeypatch):
+    nb = _execute(jupytext.read(path), monkeypatch, path.parent)
+    plotting = [c for c in nb.cells if _plots(c)]
+    assert plotting, "no plotting cell found"
+    for cell in plotting:
+        assert _images(cell) >= 1, f"no figure shown by:\n{cell.source}"
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
@@ -23,3 +47,22 @@ def test_paired_ipynb_in_sync(path):
     py = [c.source for c in jupytext.read(path).cells]
     ipynb = [c.source for c in jupytext.read(path.with_suffix(".ipynb")).cells]
     assert py == ipynb, f"run: jupytext --sync {path.name}"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_committed_notebooks_carry_their_figures(path):
+    nb = nbformat.read(path.with_suffix(".ipynb"), as_version=4)
+    for cell in (c for c in nb.cells if _plots(c)):
+        assert _images(cell) >= 1, f"{path.with_suffix('.ipynb').name}: run `make notebooks`"
+
+
+def test_a_fresh_kernel_shows_plots_inline(monkeypatch, tmp_path):
+    # issue 10: importing the plots used to switch matplotlib to Agg, and nothing displayed
+    nb = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_code_cell("from pinochle_sim import plots\n"
+                                  "from pinochle_sim.tables import declarer_stats\n"
+                                  "plots.make_curves(declarer_stats('classic', deals=300, seed=1))"),
+        nbformat.v4.new_code_cell("import matplotlib.pyplot as plt\nplt.plot([1, 2, 3]); plt.show()"),
+    ])
+    nb = _execute(nb, monkeypatch, tmp_path)
+    assert [_images(c) for c in nb.cells] == [1, 1]

@@ -32,6 +32,8 @@ results: $(STAMP)
 	  $(BIN)/pinochle-sim bid-chart --variant $$v --deals $(RESULTS_DEALS) --seed 1 --out results/$$v || exit 1; \
 	done
 	$(BIN)/pinochle-sim odds --variant classic --deals 2000000 --seed 1 -q --out results/odds_classic.json > /dev/null
+	$(BIN)/pinochle-sim advise "9S AH TH JH 9H JH 9H AD TD AC TC JC" --variant thousand --deals 4000 --seed 1 \
+	  --plot results/advisor_example.png > /dev/null
 	$(BIN)/pinochle-sim compare thousand modern-15 modern classic classic-pass4 --deals 200000 --seed 1 -q \
 	  --csv results/compare_seed_variants.csv --plot results/compare_seed_variants.png > results/compare_seed_variants.txt
 	$(BIN)/pinochle-sim compare classic classic:must_trump=false classic:must_head=false \

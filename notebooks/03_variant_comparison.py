@@ -67,16 +67,16 @@ options.forest_plot()
 # ## What the figures say (200,000 deals, seed 1, heuristic play by every seat)
 #
 # * **The duty to overtrump hardly matters.** Switching it off in `classic` moved the declaring
-#   side's trick points by -0.01 per 250 (95% interval -0.02 to 0.00, not significant after
-#   Holm). The pairing makes this visible: an unpaired comparison would need about 300 times as
+#   side's trick points by -0.00 per 250 (95% interval -0.01 to 0.00, not significant after
+#   Holm). The pairing makes this visible: an unpaired comparison would need about 340 times as
 #   many deals. Switching off the duty to *head* the trick costs the declarer 0.2 points; letting
 #   a void player discard instead of trumping (`must_trump=false`) helps the declarer by 1.2.
 # * **Who leads first is worth almost 3 points a hand.** With the seat left of the dealer
-#   leading (as in `thousand`) instead of the declarer, the declaring side takes 2.8 fewer trick
-#   points per 250 (2.74 to 2.82) and is set 1.9 points (of 100) more often at the same bids.
-# * **Passing is the biggest rule of all.** Three cards each way add 82 points per 250 to what the
-#   declaring side reaches (82.3 to 82.7); the fourth card adds 20 more (102 in all), and the set
-#   rate at the same bids falls from 31% to 5%. `classic-pass4` and `modern` are different games
+#   leading (as in `thousand`) instead of the declarer, the declaring side takes 2.6 fewer trick
+#   points per 250 (2.59 to 2.67) and is set 1.9 points (of 100) more often at the same bids.
+# * **Passing is the biggest rule of all.** Three cards each way add 85 points per 250 to what the
+#   declaring side reaches (84.8 to 85.2); the fourth card adds 20 more (105 in all), and the set
+#   rate at the same bids falls from 30% to 5%. `classic-pass4` and `modern` are different games
 #   to bid, not the same game with a few cards moved.
 # * `modern-15` is `classic` at a tenth of the scale: on the same deals the declaring side's
 #   trick points and meld agree exactly once scaled. Only its auction differs (a 15 opening, the

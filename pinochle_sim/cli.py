@@ -628,16 +628,16 @@ def main(argv: list[str] | None = None) -> int:
     except (CardError, VariantError, UserError, StrategyError, AuctionError) as e:
         print(f"pinochle-sim: error: {e}", file=sys.stderr)
         return 2
-    except OSError as e:  # an output that failed while being written (disk full, vanished folder)
-        where = f" {e.filename}" if e.filename else ""
-        print(f"pinochle-sim: error: cannot write{where}: {e.strerror or e}", file=sys.stderr)
-        return 2
     except KeyboardInterrupt:
         print("pinochle-sim: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:  # output piped into `head` and the like: stop quietly
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - Python flushes stdout at exit
         return 0
+    except OSError as e:  # an output that failed while being written (disk full, vanished folder)
+        where = f" {e.filename}" if e.filename else ""
+        print(f"pinochle-sim: error: cannot write{where}: {e.strerror or e}", file=sys.stderr)
+        return 2
     return 0
 
 

@@ -218,6 +218,7 @@ def comparison_plot(table, title: str, caption_text: str = "") -> Chart:
     nrows = max(-(-len(metrics) // ncols), 1)
     n_var = t.variant.nunique()
     labels = {v: _short_label(v, t.baseline.iloc[0]) for v in t.variant.unique()}
+    notes: set[str] = set()
     with _styled():
         fig, axes = _figure((13 if ncols == 2 else 7, nrows * (0.32 * n_var + 1.1) + 1.2),
                             nrows=nrows, ncols=ncols, squeeze=False)
@@ -239,15 +240,17 @@ def comparison_plot(table, title: str, caption_text: str = "") -> Chart:
             ax.set_yticks(y, [labels[v] for v in part.variant], fontsize=8)
             ax.set_ylim(-0.6, len(part) - 0.4)
             unit = part.unit.iloc[0]
-            ax.set_title(f"{part.description.iloc[0]}", fontsize=9.5, loc="left")
+            head, cut, _ = part.description.iloc[0].partition(" (interval")
+            ax.set_title(head + (" †" if cut else ""), fontsize=9.5, loc="left")
+            notes |= {"† its interval leaves out the bid table's own sampling error"} if cut else set()
             ax.set_xlabel("difference" + (", points per 250" if unit == "per 250" else ", share"),
                           fontsize=8)
             ax.tick_params(axis="x", labelsize=8)
         for ax in list(axes.flat)[len(metrics):]:
             ax.set_visible(False)
         fig.suptitle(title, fontweight="bold")
-        fig.text(0.01, 0.005, caption_text + " | filled: Holm p < 0.05, open: not", fontsize=7.5,
-                 color="0.35")
+        fig.text(0.01, 0.005, " | ".join([caption_text, "filled: Holm p < 0.05, open: not", *sorted(notes)]),
+                 fontsize=7.5, color="0.35")
         fig.tight_layout(rect=(0, 0.02, 1, 0.97))
         return fig
 

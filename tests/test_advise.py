@@ -166,3 +166,18 @@ def test_cli_advise(capsys):
     assert main(["advise", LONG_HEARTS, "--variant", "classic", "--auction", "p 255"]) == 2
     err = capsys.readouterr().err
     assert "not a step of 10" in err and err.count("\n") == 1
+
+
+def test_the_advisor_form_runs_the_cli_functions(capsys):
+    from pinochle_sim.explore import advisor_form
+    form = advisor_form(LONG_HEARTS, "classic", "p 260 p", deals=300)
+    hand, variant, auction, deals, button, out = form.children
+    button.click()  # outside a kernel the output widget prints straight through
+    shown = capsys.readouterr().out
+    assert "Name H" in shown and "Call now: pass" in shown
+    hand.value = "AS TS KS"
+    button.click()
+    assert capsys.readouterr().out.splitlines()[-1].endswith("error: a hand has 12 cards, got 3")
+    variant.value, hand.value = "classic:must_trump=maybe", LONG_HEARTS
+    button.click()
+    assert "error: must_trump='maybe'" in capsys.readouterr().out.splitlines()[-1]

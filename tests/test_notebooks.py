@@ -1,5 +1,6 @@
 """The notebooks run top to bottom at a small deal count and keep their figures; each .ipynb
 matches its .py twin; a plotting function displays inline in a fresh kernel."""
+import re
 from pathlib import Path
 
 import jupytext
@@ -8,7 +9,8 @@ import pytest
 from nbclient import NotebookClient
 
 NOTEBOOKS = sorted((Path(__file__).parents[1] / "notebooks").glob("*.py"))
-PLOTTING = ("plots.", "forest_plot(", "plt.", "figure\n", "figure")
+#: A plotting cell ends in a figure: a plotting call, a figure variable, or ``plt.show()``.
+PLOTTING = re.compile(r"^(plots\.\w+\(|\w+\.forest_plot\(|figure$|plt\.show\(\))")
 
 
 def _execute(nb, monkeypatch, folder):
@@ -28,9 +30,8 @@ def _images(cell) -> int:
 
 
 def _plots(cell) -> bool:
-    src = cell.source
-    return cell.cell_type == "code" and (any(k in src for k in PLOTTING[:3])
-                                         or src.strip().endswith("figure"))
+    lines = [x for x in cell.source.strip().splitlines() if x.strip()]
+    return cell.cell_type == "code" and bool(lines) and bool(PLOTTING.match(lines[-1].strip()))
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)

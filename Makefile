@@ -41,10 +41,12 @@ results: $(STAMP)
 	  classic:card_points=11/10/4/3/2/0 --deals 200000 --seed 1 -q \
 	  --csv results/compare_classic_options.csv --plot results/compare_classic_options.png > results/compare_classic_options.txt
 	for v in classic thousand; do \
-	  $(BIN)/pinochle-sim tournament --variant $$v --strategies table cautious aggressive formula meld+20 tricks \
+	  $(BIN)/pinochle-sim tournament --variant $$v --strategies auction table cautious aggressive formula meld+20 tricks \
 	    --matches 20000 --seed 1 -q --csv results/tournament_$$v.csv > results/tournament_$$v.txt || exit 1; \
+	done
+	for v in $(VARIANTS); do \
 	  $(BIN)/pinochle-sim calibrate --variant $$v --deals 200000 --seed 11 \
-	    --csv results/calibration_$$v.csv --plot results/calibration_$$v.png > /dev/null || exit 1; \
+	    --csv results/calibration_$$v.csv --plot results/calibration_$$v.png > results/calibration_$$v.txt || exit 1; \
 	done
 
 notebooks: $(STAMP)

@@ -18,20 +18,24 @@ import numpy as np
 from . import __version__
 from .cards import SUITS, format_hand, hand_counts
 from .meld import meld_all_trumps
-from .simulate import COLUMNS, SIDE_TOTAL, TRICKS0, Setup, _declare_hand
+from .auction import N_SITUATIONS
+from .simulate import (COLUMNS, SCORE0, SIDE_TOTAL, TRICKS0, Setup, _after_pass, _declare_hand,
+                       _worths_around)
 from .stats import t975, wilson
-from .variants import Variant, variant
+from .strategies import DEFAULT_BIDDING, strategy
+from .variants import Variant, band_width, variant
 
 
 class AuctionError(ValueError):
     """An auction that cannot have happened under the variant's rules: the message says why."""
 
 
-def simulate_hand(hand, v: Variant | str = "thousand", deals: int = 10_000, seed: int = 1,
+def simulate_hand(hand, v: Variant | str = "thousand", deals: int | np.ndarray = 10_000, seed: int = 1,
                   policy: str = "heuristic", dealer: int | None = None,
                   trumps: tuple[int, ...] = (0, 1, 2, 3)) -> np.ndarray:
-    """Summary rows of ``deals`` deals with seat 0 holding ``hand`` and declaring in each of
-    ``trumps``: int32[deals, len(trumps), len(COLUMNS)] (see :data:`simulate.COLUMNS`).
+    """Summary rows of ``deals`` deals (a count, or the deal numbers) with seat 0 holding ``hand``
+    and declaring in each of ``trumps``: int32[deals, len(trumps), len(COLUMNS)] (see
+    :data:`simulate.COLUMNS`).
 
     ``dealer``: the dealer's seat (0 is the hand's own), or None for every seat in turn.
 
@@ -43,8 +47,9 @@ def simulate_hand(hand, v: Variant | str = "thousand", deals: int = 10_000, seed
     setup = Setup(v, policy, forced_bidder=0)
     counts = hand_counts(hand, setup.variant.hand_size)
     t = setup.tables
-    rows = np.empty((deals, len(trumps), len(COLUMNS)), np.int32)
-    _declare_hand(np.uint64(seed), np.int64(0), deals, 0, counts, -1 if dealer is None else dealer,
+    index = np.arange(deals, dtype=np.int64) if isinstance(deals, int) else np.asarray(deals, np.int64)
+    rows = np.empty((len(index), len(trumps), len(COLUMNS)), np.int32)
+    _declare_hand(np.uint64(seed), index, 0, counts, -1 if dealer is None else dealer,
                   np.asarray(trumps, np.int64), t.meld_values, t.run_mode, t.extra_kq, t.card_points,
                   t.rules, setup.policy, rows)
     return rows
@@ -58,14 +63,20 @@ def _bid_chances(total: np.ndarray, ok: np.ndarray, bids: np.ndarray) -> np.ndar
 
 def advise(hand, v: Variant | str = "thousand", deals: int = 10_000, seed: int = 1,
            confidence: float = 0.67, policy: str = "heuristic", dealer: int | None = None,
-           auction: str | None = None) -> dict:
+           auction: str | None = None, model=DEFAULT_BIDDING) -> dict:
     """Advice for one hand, from ``deals`` simulated deals of the other cards.
 
     Returns a dict: ``melds`` (per trump: meld, trump length, expected side total with its 95%
     interval), ``best_trump``, ``expected_total`` and ``expected_total_ci95``, ``trump_margin``
     (best minus runner-up on the same deals, with its interval), ``total_10_90``, ``p_make`` and
     ``p_make_ci95`` per bid, ``recommended_bid`` (None: pass) with ``recommended_bid_range``,
-    ``why`` in one line, with ``auction``: ``call`` and ``call_why``, and the provenance.
+    ``why`` in one line, and the provenance. With ``auction`` (the calls so far; ``""``: you call
+    first) the other hands are sampled to agree with the calls under the bidding strategy
+    ``model`` (``conditioning`` reports the worlds drawn, kept and the effective sample size),
+    and the answer adds ``value`` (per bid, the expected score difference, your side minus the
+    other, of taking the contract at that bid against passing now and letting the auction go on
+    under the model, with 95% intervals), ``value_bid`` (the highest bid worth more than
+    passing), ``call`` and ``call_why``.
 
     >>> a = advise("AS TS KS QS JS KS 9S QS JD AH AD AC", "thousand", deals=400, seed=1)
     >>> a["best_trump"], a["recommended_bid"] > 300
@@ -77,14 +88,23 @@ def advise(hand, v: Variant | str = "thousand", deals: int = 10_000, seed: int =
     if deals < 1:
         raise ValueError("advise needs at least one deal")
     counts = hand_counts(hand, v.hand_size)
-    state = None
+    state = conditioning = None
+    index: int | np.ndarray = deals
     if auction is not None:
         state = read_auction(auction, v, dealer)
         dealer = state["dealer"]
-    rows = simulate_hand(counts, v, deals, seed, policy, dealer).astype(np.int64)
+        model = strategy(model)
+        index, tried = consistent_deals(counts, v, state, model, deals, seed)
+        conditioning = {"model": model.spec, "drawn": tried, "kept": int(len(index)),
+                        "effective_sample_size": int(len(index)),
+                        "note": "worlds kept only where every other seat's call agrees with the model"}
+        if len(index) < 2:
+            raise AuctionError(f"no dealing of the other cards agrees with {auction!r} under the "
+                               f"{model.spec} model ({tried:,} tried); try another --model")
+    rows = simulate_hand(counts, v, index, seed, policy, dealer).astype(np.int64)
     total = rows[:, :, SIDE_TOTAL]
     ok = rows[:, :, TRICKS0] >= v.min_tricks  # seat 0 declares: team 0
-    n = deals
+    n = len(rows)
     tq = t975(n - 1)
     melds = {m.trump: m.total for m in meld_all_trumps(counts, v)}
     options = []
@@ -141,8 +161,40 @@ def advise(hand, v: Variant | str = "thousand", deals: int = 10_000, seed: int =
     }
     if state is not None:
         out["auction"] = auction
-        out["call"], out["call_why"] = _call(state, rec, v)
+        out["conditioning"] = conditioning
+        out["provenance"]["method"] += f"; other hands agree with the calls under {model.spec}"
+        value, value_bid = _values(counts, v, state, model, index, seed, policy, rows[:, best], bids)
+        out["value"] = {b_: value[b_] for b_ in out["p_make"] if b_ in value}
+        out["value_bid"] = value_bid
+        out["call"], out["call_why"] = _call(state, rec, v, value_bid)
     return out
+
+
+def _values(counts, v: Variant, state: dict, model, index: np.ndarray, seed: int, policy: str,
+            rows: np.ndarray, bids: np.ndarray) -> tuple[dict, int | None]:
+    """Per bid: the mean and 95% interval of (your side's score minus theirs) when you take the
+    contract at that bid, minus the same when you pass now; and the highest bid whose mean is
+    above zero. Both on the same sampled worlds (paired)."""
+    setup = Setup(v, policy, model)
+    t = setup.tables
+    passed = np.zeros(4, np.bool_)
+    passed[list(state["passed"])] = True
+    after = np.empty(len(index), np.int64)
+    _after_pass(np.uint64(seed), index, counts, state["dealer"], passed, state["high"], state["high_seat"],
+                t.meld_values, t.run_mode, t.extra_kq, t.card_points, t.rules, setup.bid_weight,
+                setup.bid_table, setup.margin, band_width(v), setup.policy, setup.max_calls, after)
+    total, ok, defenders = rows[:, SIDE_TOTAL], rows[:, TRICKS0] >= v.min_tricks, rows[:, SCORE0 + 1]
+    n = len(rows)
+    tq = t975(n - 1)
+    value, best = {}, None
+    for b in bids:
+        take = np.where(ok & (total >= b), total, -b) - defenders
+        d = take - after
+        m, se = float(d.mean()), float(d.std(ddof=1) / np.sqrt(n)) if n > 1 else float("nan")
+        value[int(b)] = {"mean": m, "ci95": [m - tq * se, m + tq * se]}
+        if m > 0:
+            best = int(b)
+    return value, best
 
 
 def _highest(bids: np.ndarray, p: np.ndarray, confidence: float) -> int | None:
@@ -191,9 +243,11 @@ def _replay(calls: list[int | None], v: Variant, dealer: int) -> dict:
     passed: set[int] = set()
     high, high_seat = 0, -1
     seat = (dealer + 1) % 4
+    seats = []
     for j, bid in enumerate(calls):
         if len(passed) == 4 or (high_seat >= 0 and len(passed) == 3):
             raise AuctionError("the auction is already over")
+        seats.append(seat)
         if bid is None:
             if j == 0 and v.forced_open:
                 raise AuctionError(f"the first seat is in at {v.opening_bid} in {v.name}")
@@ -220,22 +274,81 @@ def _replay(calls: list[int | None], v: Variant, dealer: int) -> dict:
     if seat != 0:
         raise AuctionError(f"with dealer seat {dealer} it is seat {seat}'s turn, not yours (seat 0)")
     return {"dealer": dealer, "high": high, "high_seat": high_seat, "passed": sorted(passed),
-            "calls": calls}
+            "calls": calls, "seats": seats}
 
 
-def _call(state: dict, limit: int | None, v: Variant) -> tuple[str, str]:
-    """What seat 0 calls now, and why, given the most it should bid."""
+def agrees(worth: np.ndarray, state: dict, margin: np.ndarray, v: Variant) -> np.ndarray:
+    """Which sampled worlds agree with the calls so far under a bidding model: ``worth[world,
+    seat, situation]`` is what the model bids. A pass needs the seat's limit below the least
+    legal bid; a bid of B needs the limit to reach B (the model raises one step at a time, so it
+    would have gone at least that far). Seat 0's own calls and a forced opening need nothing."""
+    ok = np.ones(worth.shape[0], bool)
+    passed: set[int] = set()
+    high, high_seat = 0, -1
+    for j, (seat, bid) in enumerate(zip(state["seats"], state["calls"])):
+        need = v.opening_bid if high_seat < 0 else high + v.raise_min
+        if seat != 0 and not (j == 0 and v.forced_open):
+            sit = situation_of(seat, high_seat, passed)
+            limit = worth[:, seat, sit] - (margin[seat] if sit == 1 else 0)
+            ok &= (limit < need) if bid is None else (limit >= bid)
+        if bid is None:
+            passed.add(seat)
+        else:
+            high, high_seat = bid, seat
+    return ok
+
+
+def situation_of(seat: int, high_seat: int, passed: set[int]) -> int:
+    """:func:`auction.situation` for Python callers."""
+    if high_seat < 0:
+        return 0
+    if high_seat == (seat + 2) % 4:
+        return 1
+    return 2 if (seat + 2) % 4 in passed else 3
+
+
+def consistent_deals(counts: np.ndarray, v: Variant, state: dict, model, want: int, seed: int,
+                     max_draws: int | None = None) -> tuple[np.ndarray, int]:
+    """Deal numbers of worlds (the other 36 cards dealt around ``counts`` in seat 0) that agree
+    with the calls in ``state`` under the bidding strategy ``model``: up to ``want`` of them,
+    drawing at most ``max_draws`` (default 50 x ``want``). Returns (deal numbers, draws)."""
+    setup = Setup(v, "heuristic", model)
+    t = setup.tables
+    max_draws = max_draws or 50 * want
+    found: list[np.ndarray] = []
+    tried = have = 0
+    while have < want and tried < max_draws:
+        n = min(max(4 * (want - have), 2000), max_draws - tried)
+        worth = np.empty((n, 4, N_SITUATIONS))
+        _worths_around(np.uint64(seed), np.int64(tried), n, 0, counts, t.meld_values, t.run_mode,
+                       t.extra_kq, t.rules, setup.bid_weight, setup.bid_table, band_width(v), worth)
+        hit = tried + np.nonzero(agrees(worth, state, setup.margin, v))[0]
+        found.append(hit)
+        have += len(hit)
+        tried += n
+    idx = np.concatenate(found) if found else np.empty(0, np.int64)
+    if len(idx) >= want:  # the draws it took to find them, not the whole last batch
+        tried = int(idx[want - 1]) + 1
+    return idx[:want].astype(np.int64), tried
+
+
+def _call(state: dict, limit: int | None, v: Variant, value_bid: int | None) -> tuple[str, str]:
+    """What seat 0 calls now, and why: the least legal bid if both the chance of making it and
+    its value against passing allow it (``limit``: the highest bid made often enough;
+    ``value_bid``: the highest bid worth more than passing; None for either: none)."""
     high, high_seat = state["high"], state["high_seat"]
     if high_seat < 0 and len(state["passed"]) == 3 and v.all_pass == "dealer_stuck":
         return str(v.stuck_bid), (f"the other three passed: as dealer you take the contract at "
                                   f"{v.stuck_bid} ({v.name})")
     need = v.opening_bid if high_seat < 0 else high + v.raise_min
     partner = high_seat == 2
-    if limit is None or limit < need:
-        cap = "no bid at all" if limit is None else f"up to {limit}"
-        stands = "" if high_seat < 0 else f"; {'your partner' if partner else 'seat ' + str(high_seat)}'s {high} stands"
-        return "pass", f"the least legal bid is {need} and the hand is worth {cap}{stands}"
-    if partner:
-        return str(need), (f"your limit {limit} is at or above {need}: raise your partner's {high} "
-                           "only if you want the contract yourself; the simulation assumes you declare")
-    return str(need), (f"bid {need}, the least legal bid; keep raising up to your limit of {limit}")
+    stands = "" if high_seat < 0 else f"; {'your partner' if partner else 'seat ' + str(high_seat)}'s {high} stands"
+    by_chance = "no bid" if limit is None else f"up to {limit}"
+    by_value = "no bid" if value_bid is None else f"up to {value_bid}"
+    if limit is None or limit < need or value_bid is None or value_bid < need:
+        return "pass", (f"the least legal bid is {need}; made often enough: {by_chance}; worth more "
+                        f"than passing: {by_value}{stands}")
+    cap = min(limit, value_bid)
+    return str(need), (f"bid {need}, the least legal bid, and keep raising up to {cap} (made often "
+                       f"enough: {by_chance}; worth more than passing: {by_value})"
+                       + ("; over your partner only because the hand is worth it" if partner else ""))

@@ -6,10 +6,12 @@ ends when three seats have passed after a bid. With ``forced_open`` the seat lef
 is in at the opening bid. If nobody bids, the hand is thrown in, or (``dealer_stuck``) the dealer,
 whose three opponents and partner have passed, takes the contract at ``stuck_bid`` without bidding.
 
-Every bidding strategy (see ``strategies``) reaches the kernel as data: a limit per hand,
-``weight * meld + table[meld band, aces, tens, trump length]``, and a partner margin. A seat
-bids by steps of the smallest raise while the next bid is within its limit, and does not
-outbid its partner unless its limit clears the next bid by the margin.
+Every bidding strategy (see ``strategies``) reaches the kernel as data: a limit per hand and
+auction situation, ``weight * meld + table[situation, meld band, aces, tens, trump length]``,
+and a partner margin. A seat bids by steps of the smallest raise while the next bid is within
+its limit for the situation it sees (nobody has bid, its partner holds the bid, an opponent
+does with or without the partner still in), and does not outbid its partner unless its limit
+clears the next bid by the margin.
 """
 from __future__ import annotations
 
@@ -21,6 +23,20 @@ from .variants import R
 N_BANDS = 16      # meld bands of a strategy's table; the last is open-ended
 MAX_CARDS = 9     # 0..8 aces (or tens) in a hand
 MAX_TRUMPS = 13
+#: What a seat knows of the auction when it calls, as a strategy's tables read it.
+SITUATIONS = ("open", "partner_high", "opponent_high_partner_out", "opponent_high")
+N_SITUATIONS = len(SITUATIONS)
+
+
+@njit
+def situation(seat, high_seat, passed):
+    """The auction as ``seat`` sees it: nobody has bid (0), its partner holds the bid (1), an
+    opponent holds it and the partner has passed (2), an opponent holds it (3)."""
+    if high_seat < 0:
+        return 0
+    if high_seat == (seat + 2) % 4:
+        return 1
+    return 2 if passed[(seat + 2) % 4] else 3
 
 
 @njit
@@ -52,11 +68,12 @@ def choose_trump(c, melds, rules):
 
 
 @njit
-def hand_worth(c, melds, weight, table, band, rules):
-    """(worth, trump): the most this seat will bid, and the trump it would name.
+def hand_worth(c, melds, weight, table, band, rules, worth):
+    """The trump this seat would name; ``worth[s]`` receives the most it will bid in each
+    auction situation ``s`` (see :func:`situation`).
 
     The trump is :func:`choose_trump`'s; the worth is the strategy's limit with that trump,
-    ``weight * meld[t] + table[meld band, aces, tens, trump length]`` (NaN: it will not bid,
+    ``weight * meld[t] + table[s, meld band, aces, tens, trump length]`` (NaN: it will not bid,
     and the worth is -inf).
     """
     aces = 0
@@ -70,43 +87,58 @@ def hand_worth(c, melds, weight, table, band, rules):
     n_trump = 0
     for r in range(6):
         n_trump += c[6 * t + r]
-    limit = weight * melds[t] + table[min(melds[t] // band, N_BANDS - 1), aces, tens,
-                                      min(n_trump, MAX_TRUMPS - 1)]
-    return (limit if np.isfinite(limit) else -np.inf), t
+    cell = (min(melds[t] // band, N_BANDS - 1), aces, tens, min(n_trump, MAX_TRUMPS - 1))
+    for s in range(N_SITUATIONS):
+        limit = weight * melds[t] + table[s, cell[0], cell[1], cell[2], cell[3]]
+        worth[s] = limit if np.isfinite(limit) else -np.inf
+    return t
 
 
 @njit
 def run_auction(dealer, worth, margin, rules, calls):
     """Run the auction; ``calls[i] = (seat, bid or -1 for a pass)``.
 
-    Returns ``(bidder, bid, n_calls)``; ``bidder`` is -1 when the hand is thrown in.
+    ``worth[seat, s]`` is the most ``seat`` bids in situation ``s``. Returns ``(bidder, bid,
+    n_calls, situation)``: ``bidder`` is -1 when the hand is thrown in; ``situation`` is the one
+    in which the bidder made the winning bid (-1 for a forced opening or a stuck dealer).
     """
     passed = np.zeros(4, np.bool_)
-    n_passed = 0
-    high = -1
-    high_seat = -1
-    n = 0
-    room = calls.shape[0] - 5
     seat = (dealer + 1) % 4
     if rules[R.forced_open]:
-        high = rules[R.opening_bid]
-        high_seat = seat
-        calls[n, 0] = seat
-        calls[n, 1] = high
-        n += 1
-        seat = (seat + 1) % 4
+        calls[0, 0] = seat
+        calls[0, 1] = rules[R.opening_bid]
+        return continue_auction((seat + 1) % 4, passed, rules[R.opening_bid], seat, -1, 1, worth,
+                                margin, rules, calls)
+    return continue_auction(seat, passed, -1, -1, -1, 0, worth, margin, rules, calls)
+
+
+@njit
+def continue_auction(seat, passed, high, high_seat, high_sit, n, worth, margin, rules, calls):
+    """The rest of an auction from ``seat``'s turn, with the seats in ``passed`` out, the bid
+    ``high`` held by ``high_seat`` (-1: none), made in situation ``high_sit``, and ``n`` calls
+    already in ``calls``. Returns as :func:`run_auction`."""
+    n_passed = 0
+    for p in range(4):
+        n_passed += passed[p]
+    if n_passed == 4:
+        return -1, 0, n, -1
+    if n_passed == 3 and high_seat >= 0:
+        return high_seat, high, n, high_sit
+    room = calls.shape[0] - 5
     while True:
         if not passed[seat]:
             if high_seat < 0 and n_passed == 3 and rules[R.all_pass] == 1:
-                return seat, rules[R.stuck_bid], n  # dealer stuck: takes it without bidding
+                return seat, rules[R.stuck_bid], n, -1  # dealer stuck: takes it without bidding
             nxt = rules[R.opening_bid] if high_seat < 0 else high + rules[R.raise_min]
-            limit = worth[seat]
-            if high_seat == (seat + 2) % 4:
+            sit = situation(seat, high_seat, passed)
+            limit = worth[seat, sit]
+            if sit == 1:
                 limit -= margin[seat]
             calls[n, 0] = seat
             if nxt <= limit and n < room:
                 high = nxt
                 high_seat = seat
+                high_sit = sit
                 calls[n, 1] = nxt
             else:
                 calls[n, 1] = -1
@@ -114,8 +146,7 @@ def run_auction(dealer, worth, margin, rules, calls):
                 n_passed += 1
             n += 1
             if n_passed == 4:
-                return -1, 0, n
+                return -1, 0, n, -1
             if n_passed == 3 and high_seat >= 0:
-                return high_seat, high, n
+                return high_seat, high, n, high_sit
         seat = (seat + 1) % 4
-

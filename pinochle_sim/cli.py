@@ -19,7 +19,7 @@ from .advise import AuctionError
 from .cards import CardError, hand_counts
 from .files import atomic_write
 from .play import POLICIES
-from .strategies import StrategyError, strategy
+from .strategies import DEFAULT_BIDDING, StrategyError, strategy
 from .variants import DEFAULT, PRESETS, SEED, VariantError, format_value, variant
 
 
@@ -294,7 +294,7 @@ def cmd_advise(args: argparse.Namespace) -> None:
     from .advise import advise
 
     a = advise(args.hand, args.variant, args.deals, args.seed, _confidence(args.confidence),
-               args.policy, args.dealer, args.auction)
+               args.policy, args.dealer, args.auction, strategy(args.model))
     if args.plot:
         from .plots import advice_curve, save
         with atomic_write(args.plot, "wb") as fh:
@@ -323,8 +323,16 @@ def cmd_advise(args: argparse.Namespace) -> None:
           f"{a['confidence']:.0%} of the time{rng})")
     print(f"why: {a['why']}")
     if "call" in a:
-        print(f"\nafter {a['auction']!r}: {a['call']} ({a['call_why']}); the other hands are dealt at "
-              "random, not read from the calls")
+        c = a["conditioning"]
+        print(f"\nafter {a['auction']!r} the other hands were read from the calls under the {c['model']} "
+              f"model: {c['kept']:,} of {c['drawn']:,} dealings agree (effective sample size "
+              f"{c['effective_sample_size']:,})")
+        print("taking the contract against passing now, your side's score minus theirs (95% interval):")
+        items = [f"{b}: {x['mean']:+.0f} ({x['ci95'][0]:+.0f} to {x['ci95'][1]:+.0f})"
+                 for b, x in list(a["value"].items())[:10]]
+        for i in range(0, len(items), 5):
+            print("  " + "   ".join(items[i:i + 5]))
+        print(f"call now: {a['call']} ({a['call_why']})")
     if args.plot:
         print(f"wrote {args.plot}")
 
@@ -338,7 +346,7 @@ def cmd_compare(args: argparse.Namespace) -> None:
     _need_deals("the recommended-bid metric of a comparison", args.table_deals, MIN_DEALS["compare"],
                 "--table-deals")
     c = compare(vs, args.deals, args.seed, args.policy, progress=not args.quiet,
-                table_deals=args.table_deals)
+                table_deals=args.table_deals, bidding=strategy(args.bidding))
     t = c.table
     if args.csv:
         write_csv(t, args.csv, c.provenance())
@@ -350,7 +358,7 @@ def cmd_compare(args: argparse.Namespace) -> None:
         print(json.dumps({**c.provenance(), "rows": json.loads(t.to_json(orient="records"))},
                          indent=2))
         return
-    print(f"Compared on the same {c.deals:,} deals (seed {c.seed}, play {c.policy}); baseline "
+    print(f"Compared on the same {c.deals:,} deals (seed {c.seed}, play {c.policy}, bidding {c.bidding}); baseline "
           f"{c.variants[0].spec}. Points per 250 trick points; p adjusted by Holm.\n")
     rows = []
     for _, r in t.iterrows():
@@ -430,8 +438,9 @@ def cmd_calibrate(args: argparse.Namespace) -> None:
     from .match import calibration
 
     s = strategy(args.strategy)
-    if not hasattr(s, "conf"):
-        raise UserError(f"calibrate needs a table strategy (table, cautious, aggressive), not {s.name}")
+    if not hasattr(s, "predict"):
+        raise UserError(f"calibrate needs a strategy with its own estimate (auction, table, cautious, "
+                        f"aggressive), not {s.name}")
     c = calibration(args.variant, s, args.deals, args.seed, policy=args.policy)
     if args.csv:
         write_csv(c, args.csv, {"variant": args.variant.spec, "options": args.variant.options(),
@@ -444,7 +453,8 @@ def cmd_calibrate(args: argparse.Namespace) -> None:
                               f"{args.deals:,} deals | seed {args.seed} | pinochle-sim {__version__}"),
              args.plot)
     print(f"{s.spec} in {args.variant.spec}: every seat bids with it; {args.deals:,} deals, seed "
-          f"{args.seed}\n")
+          f"{args.seed}; 'predicted' is the bidder's own estimate when it took the contract (forced "
+          "openings and stuck dealers left out)\n")
     print(table([[r.bin, r.contracts, f"{r.predicted:.3f}", f"{r.made:.3f}",
                   f"{r.made_low:.3f}-{r.made_high:.3f}"] for r in c.itertuples()],
                 ["predicted", "contracts", "mean predicted", "made", "95% interval"]))
@@ -511,8 +521,8 @@ def build_parser() -> argparse.ArgumentParser:
         sp.add_argument("--policy", choices=POLICIES, default="heuristic",
                         help="card-play policy of every seat (default heuristic)")
         if bidding:
-            sp.add_argument("--bidding", default="formula",
-                            help="bidding strategy of every seat (default formula; see tournament)")
+            sp.add_argument("--bidding", default=DEFAULT_BIDDING,
+                            help=f"bidding strategy of every seat (default {DEFAULT_BIDDING}; see tournament)")
 
     s = sub.add_parser("play", help="play deals in full and write hand records (JSON Lines)")
     add_play(s, 10)
@@ -555,6 +565,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--json", action="store_true", help="one row per (variant, metric)")
     s.add_argument("--csv", help="write the table here")
     s.add_argument("--plot", help="write a forest plot of the differences here (PNG)")
+    s.add_argument("--bidding", default=DEFAULT_BIDDING,
+                   help=f"bidding strategy of every seat (default {DEFAULT_BIDDING}, which adapts to each "
+                        "variant; a fixed one such as formula keeps the auctions the same)")
     s.add_argument("--table-deals", type=int, default=100_000,
                    help="deals behind each variant's bid table (for the recommended-bid metric)")
     s.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
@@ -562,7 +575,7 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("tournament", help="bidding strategies head to head, duplicate matches")
     add_variant(s)
     s.add_argument("--strategies", nargs="+", required=True,
-                   help="strategies NAME[:param=value,...]: formula, table, cautious, aggressive, "
+                   help="strategies NAME[:param=value,...]: auction, formula, table, cautious, aggressive, "
                         "meld+20, tricks")
     s.add_argument("--matches", type=int, default=2000, help="duplicate pairs per pairing")
     s.add_argument("--seed", type=int, default=1)
@@ -575,14 +588,15 @@ def build_parser() -> argparse.ArgumentParser:
     add_variant(s)
     s.add_argument("--seed", type=int, default=1)
     s.add_argument("--match", type=int, default=0, help="match index within the seed")
-    s.add_argument("--team0", default="formula", help="bidding strategy of seats 0 and 2")
-    s.add_argument("--team1", default="formula", help="bidding strategy of seats 1 and 3")
+    s.add_argument("--team0", default=DEFAULT_BIDDING, help="bidding strategy of seats 0 and 2")
+    s.add_argument("--team1", default=DEFAULT_BIDDING, help="bidding strategy of seats 1 and 3")
     s.add_argument("--policy", choices=POLICIES, default="heuristic")
     s.add_argument("--show", action="store_true", help="every hand in full")
 
     s = sub.add_parser("calibrate", help="does the bid table's 70%% mean 70%%? (in real auctions)")
     add_play(s, 200_000, bidding=False)
-    s.add_argument("--strategy", default="table", help="a table strategy (default table)")
+    s.add_argument("--strategy", default="auction",
+                   help="a strategy with its own estimate: auction (default), table, cautious, aggressive")
     s.add_argument("--csv", help="write the table here")
     s.add_argument("--plot", help="write the calibration plot here (PNG)")
 
@@ -593,8 +607,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="chance of making the bid that a recommendation needs (default 0.67)")
     s.add_argument("--dealer", type=int, choices=range(4), default=None,
                    help="the dealer's seat, yours being 0 (default: every seat in turn)")
-    s.add_argument("--auction", help='the calls so far from the seat after the dealer, e.g. "p 260 p"; '
-                                     "the answer says what to call now")
+    s.add_argument("--auction", help='the calls so far from the seat after the dealer, e.g. "p 260 p" '
+                                     '("" if you call first); the answer says what to call now')
+    s.add_argument("--model", default=DEFAULT_BIDDING,
+                   help="how the other seats bid, to read their calls (default auction; see tournament)")
     s.add_argument("--plot", help="also draw the chance of making each bid here (PNG)")
     s.add_argument("--quiet", "-q", action="store_true", help="(kept for scripts; advise is quick)")
     s.add_argument("--json", action="store_true")

@@ -25,6 +25,7 @@ from .simulate import (BID, BID_ACES, BID_MELD, BID_TENS, BIDDER, COLUMNS, MADE,
                        SCORE0, SIDE_TOTAL, THROWN, TRICKS0, Setup, _play_many)
 from .stats import holm, mean_se, paired
 from .tables import MAX_CARDS, N_BANDS, cached_stats, recommended_grid
+from .strategies import DEFAULT_BIDDING, strategy
 from .variants import Variant, variant
 
 #: metric name -> (description, unit)
@@ -53,10 +54,11 @@ class Comparison:
     policy: str
     values: dict[str, dict[str, np.ndarray]]  # variant spec -> metric -> per-deal values
     table: pd.DataFrame
+    bidding: str = DEFAULT_BIDDING
 
     def provenance(self) -> dict:
         return {"variants": [v.spec for v in self.variants], "baseline": self.variants[0].spec,
-                "deals": self.deals, "seed": self.seed, "play_policy": self.policy,
+                "deals": self.deals, "seed": self.seed, "play_policy": self.policy, "bidding": self.bidding,
                 "scale": "points per 250 trick points; shares as fractions",
                 "correction": "Holm, over every (variant, metric) difference",
                 "version": __version__}
@@ -82,7 +84,7 @@ def _recommendation_lookup(v: Variant, policy: str, seed: int, deals: int) -> tu
 
 
 def metric_values(v: Variant, deals: int, seed: int, policy: str = "heuristic",
-                  start: int = 0, table_deals: int = 100_000) -> dict[str, np.ndarray]:
+                  start: int = 0, table_deals: int = 100_000, bidding=None) -> dict[str, np.ndarray]:
     """Per-deal values of every metric of ``METRICS`` for variant ``v`` (NaN where undefined)."""
     scale = 250 / v.trick_total
     rec, band = _recommendation_lookup(v, policy, seed, table_deals)
@@ -99,7 +101,7 @@ def metric_values(v: Variant, deals: int, seed: int, policy: str = "heuristic",
         made = has & (r[:, SIDE_TOTAL] >= np.nan_to_num(b)) & (r[:, TRICKS0 + side] >= v.min_tricks)
         acc["made_rec"] += made
         acc["rec_n"] += has
-    a = _rows(Setup(v, policy), seed, start, deals).astype(np.int64)
+    a = _rows(Setup(v, policy, bidding), seed, start, deals).astype(np.int64)
     thrown = a[:, THROWN] == 1
     bt = np.where(thrown, 0, a[:, BIDDER] % 2)
     bidder_score = np.where(thrown, 0, np.take_along_axis(a[:, SCORE0:SCORE0 + 2], bt[:, None], 1)[:, 0])
@@ -120,9 +122,12 @@ def metric_values(v: Variant, deals: int, seed: int, policy: str = "heuristic",
 
 
 def compare(variants: list[Variant | str], deals: int = 100_000, seed: int = 0,
-            policy: str = "heuristic", progress: bool = False, table_deals: int = 100_000
-            ) -> Comparison:
-    """Compare variants on the same deals; the first is the baseline.
+            policy: str = "heuristic", progress: bool = False, table_deals: int = 100_000,
+            bidding=None) -> Comparison:
+    """Compare variants on the same deals; the first is the baseline. Every seat bids by
+    ``bidding`` (default: the toolkit's default strategy, which adapts to each variant's rules,
+    so a change of play can change the auctions too; a fixed strategy such as ``formula`` keeps
+    them apart).
 
     The tidy table has one row per (variant, metric): the variant's mean and standard error,
     and against the baseline the mean paired difference, its standard error and 95% interval,
@@ -138,7 +143,8 @@ def compare(variants: list[Variant | str], deals: int = 100_000, seed: int = 0,
     with bar(len(vs), f"comparing ({deals:,} deals each)", progress, unit=" variants") as pb:
         for v in vs:
             if v.spec not in values:
-                values[v.spec] = metric_values(v, deals, seed, policy, table_deals=table_deals)
+                values[v.spec] = metric_values(v, deals, seed, policy, table_deals=table_deals,
+                                               bidding=bidding)
             pb.update(1)
     base = vs[0]
     rows = []
@@ -154,5 +160,6 @@ def compare(variants: list[Variant | str], deals: int = 100_000, seed: int = 0,
     table = pd.DataFrame(rows)
     if "p_value" in table:
         table["p_holm"] = holm(table["p_value"].to_numpy())
-    return Comparison(vs, deals, seed, policy, values, table)
+    return Comparison(vs, deals, seed, policy, values, table,
+                      bidding=strategy(bidding).spec if bidding else DEFAULT_BIDDING)
 

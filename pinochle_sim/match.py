@@ -24,7 +24,7 @@ from numba import prange
 from . import __version__
 from ._numba import njit, pnjit
 from .simulate import BID, BIDDER, COLUMNS, MADE, SCORE0, THROWN, Setup, play_deal, workspace
-from .strategies import Strategy, strategy
+from .strategies import DEFAULT_BIDDING, Strategy, strategy
 from .variants import BOTH_PAST, Variant, variant
 
 _N_COLUMNS = len(COLUMNS)
@@ -222,8 +222,8 @@ def tournament(v: Variant | str, strategies: list[str | Strategy], matches: int 
 # ------------------------------------------------------------------------------------------
 # One match, hand by hand.
 
-def match_hands(v: Variant | str, seed: int, team0: str | Strategy = "formula",
-                team1: str | Strategy = "formula", m: int = 0, policy: str = "heuristic") -> list[dict]:
+def match_hands(v: Variant | str, seed: int, team0: str | Strategy = DEFAULT_BIDDING,
+                team1: str | Strategy = DEFAULT_BIDDING, m: int = 0, policy: str = "heuristic") -> list[dict]:
     """The hand records of match ``m``, each with the running ``totals`` after it."""
     from .records import records
     v = variant(v) if isinstance(v, str) else v
@@ -247,29 +247,36 @@ def match_hands(v: Variant | str, seed: int, team0: str | Strategy = "formula",
 # ------------------------------------------------------------------------------------------
 # Calibration of the table strategy: predicted chance of making the contract against outcome.
 
-def calibration(v: Variant | str, strat: str | Strategy = "table", deals: int = 100_000,
+def calibration(v: Variant | str, strat: str | Strategy = "auction", deals: int = 100_000,
                 seed: int = 0, bins: int = 10, policy: str = "heuristic") -> pd.DataFrame:
-    """Every seat bids with ``strat`` (a table strategy); for each contract, the chance its
-    table gave of making that bid, binned, against how often it was made (with the standard
-    error and the 95% Wilson interval ``made_low``-``made_high``)."""
+    """Every seat bids with ``strat`` (a strategy with its own estimate: ``auction``, ``table``,
+    ``cautious``, ``aggressive``); for each contract a bidder chose, the chance that estimate gave
+    of making it (given the hand and, for ``auction``, the auction), binned, against how often it
+    was made (:func:`calibration_table`). A forced opening or a stuck dealer's contract was not
+    chosen, and is left out."""
     from .simulate import play
-    from .stats import wilson
-    from .tables import MAX_TRUMPS, cached_stats, p_make_each, trump_shift
     v = variant(v) if isinstance(v, str) else v
     s = strategy(strat)
-    if not hasattr(s, "conf"):
-        raise ValueError("calibration needs a table strategy (table, cautious, aggressive)")
-    stats = cached_stats(v, int(s.deals), int(s.seed))
+    if not hasattr(s, "predict"):
+        raise ValueError(f"calibration needs a strategy with its own estimate (auction, table, cautious, "
+                         f"aggressive), not {s.name}")
     df = play(v, deals, seed, policy=policy, bidding=s)
-    df = df[~df.thrown_in & (df.bid > 0)]
-    band = np.minimum(df.bid_meld.to_numpy() // stats.band, stats.cube.shape[0] - 1)
-    aces, tens = np.minimum(df.bid_aces, 8), np.minimum(df.bid_tens, 8)
-    cells = stats.cube[band, aces, tens]
-    # the table strategy moves a cell's bids by what trump length adds: so does the prediction
-    shift = trump_shift(stats)[band, aces, tens, np.minimum(df.bid_trumps, MAX_TRUMPS - 1)]
-    predicted = p_make_each(cells, df.bid.to_numpy() - np.round(shift / stats.unit).astype(int) * stats.unit,
-                            stats.unit)
-    made = (df.made == 1).to_numpy().astype(float)
+    df = df[~df.thrown_in & (df.bid_situation >= 0)]
+    return calibration_table(s.predict(df, v), (df.made == 1).to_numpy(), bins)
+
+
+def calibration_table(predicted: np.ndarray, made: np.ndarray, bins: int = 10) -> pd.DataFrame:
+    """Predicted chances binned (``bins`` equal bins of [0, 1]) against the share made: per bin
+    the contracts, the mean prediction, the share made with its standard error and 95% Wilson
+    interval (``made_low``, ``made_high``). NaN predictions are left out.
+
+    >>> t = calibration_table(np.array([0.72, 0.75, 0.95]), np.array([1, 0, 1]))
+    >>> t[["bin", "contracts", "made"]].values.tolist()
+    [['0.7-0.8', 2, 0.5], ['0.9-1.0', 1, 1.0]]
+    """
+    from .stats import wilson
+    keep = np.isfinite(predicted)
+    predicted, made = predicted[keep], np.asarray(made, float)[keep]
     edges = np.linspace(0, 1, bins + 1)
     which = np.clip(np.digitize(predicted, edges) - 1, 0, bins - 1)
     rows = []

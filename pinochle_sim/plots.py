@@ -198,7 +198,7 @@ def calibration_plot(tables: dict, caption_text: str = "") -> Chart:
         ax.set_ylim(0.4, 1.0)
         ax.set_xlabel("predicted chance of making the contract")
         ax.set_ylabel("share of contracts made")
-        ax.set_title("Calibration of the bid table in real auctions")
+        ax.set_title("Calibration in real auctions: the bidder's own estimate")
         ax.legend(frameon=False)
         fig.tight_layout(rect=(0, 0.03, 1, 1))
         fig.text(0.01, 0.005, caption_text, fontsize=7.5, color="0.35")
@@ -285,5 +285,35 @@ def advice_curve(advice: dict) -> Chart:
         ax.legend(frameon=False, fontsize=8, loc="lower left")
         fig.text(0.01, 0.005, f"{prov['deals']:,} deals of the other cards | seed {prov['seed']} | play "
                  f"{prov['play_policy']} | pinochle-sim {prov['version']}", fontsize=7.5, color="0.35")
+        fig.tight_layout(rect=(0, 0.03, 1, 1))
+        return fig
+
+
+def auction_curves(model, caption_text: str = "") -> Chart:
+    """The auction-aware model: the chance an auction winner makes its contract against how far
+    the bid sits above its hand's made-to-declare estimate, one curve per auction situation,
+    with the share made at each gap (dots sized by contracts) and the confidence it bids to."""
+    from .tables import auction_table
+    t = auction_table(model)
+    with _styled():
+        fig, ax = _figure(figsize=(9, 5.5))
+        for k, (name, part) in enumerate(t.groupby("situation", sort=False)):
+            color = f"C{k}"
+            big = part[part.weight >= 20]
+            ax.scatter(big.gap, big.made, s=np.clip(big.weight / 40, 4, 60), color=color, alpha=0.35, lw=0)
+            ax.plot(part.gap, part.p, color=color, lw=2,
+                    label=f"{name.replace('_', ' ')} (weight {part.weight.sum():,.0f})")
+        seen = t[t.weight >= 0.002 * t.weight.sum()].gap
+        if len(seen):
+            ax.set_xlim(seen.min() - 10 * model.variant.raise_min, seen.max() + 10 * model.variant.raise_min)
+        ax.axhline(model.confidence, color="0.6", ls="--", lw=0.8)
+        ax.axvline(0, color="0.8", lw=0.8)
+        ax.set_ylim(0, 1.02)
+        ax.set_xlabel("bid minus the hand's made-to-declare estimate (points)")
+        ax.set_ylabel("share of contracts made")
+        ax.set_title(f"{model.variant.name}: what winning the auction says, by the situation of the "
+                     "winning bid", fontsize=11)
+        ax.legend(frameon=False, fontsize=8)
+        fig.text(0.01, 0.005, caption_text, fontsize=7.5, color="0.35")
         fig.tight_layout(rect=(0, 0.03, 1, 1))
         return fig

@@ -7,7 +7,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from .tables import CONFIDENCES, DeclarerStats, bid_table, partner_adds, rule_of_thumb, rule_text
+from .strategies import DEFAULT_BIDDING, strategy
+from .tables import (CONFIDENCES, DeclarerStats, auction_summary, auction_table, bid_table, partner_adds,
+                     rule_of_thumb, rule_text)
 
 FORMATS = ("png", "csv", "json")
 
@@ -27,7 +29,11 @@ def write_bid_chart(stats: DeclarerStats, out: str | Path, formats=FORMATS,
     t0 = time.perf_counter()
     with tempfile.TemporaryDirectory(dir=out, prefix=".staging-") as tmp:
         stage = Path(tmp)
+        model = strategy(DEFAULT_BIDDING).model(stats.variant)  # the default bidding's auction model
         if "png" in formats:
+            plots.save(plots.auction_curves(model, plots.caption(stats).replace(
+                f"{stats.deals:,} deals x 4 declarers", "auctions of the default bidding")),
+                stage / "auction_chart.png")
             plots.save(plots.bid_heatmap(stats, confidence), stage / "bid_chart.png")
             plots.save(plots.bid_heatmap(stats, confidence, by="trumps"), stage / "bid_chart_trumps.png")
             plots.save(plots.make_curves(stats), stage / "p_make.png")
@@ -37,11 +43,17 @@ def write_bid_chart(stats: DeclarerStats, out: str | Path, formats=FORMATS,
                              ("trumps", "bid_table_trumps.csv")):
                 bid_table(stats, by).to_csv(stage / name, float_format="%.6g")
             rule_of_thumb(stats).to_csv(stage / "rule_of_thumb.csv", float_format="%.6g")
+            auction_table(model).to_csv(stage / "auction_model.csv", index=False, float_format="%.6g")
+            auction_summary(model, seed=stats.seed).to_csv(stage / "auction_winners.csv", index=False,
+                                                           float_format="%.6g")
             partner_adds(stats).to_csv(stage / "partner_adds.csv", float_format="%.6g")
         if "json" in formats:
             meta = stats.provenance() | {
                 "confidences": list(CONFIDENCES), "chart_confidence": confidence,
                 "rule_of_thumb": rule_of_thumb(stats).to_dict(orient="index"),
+                "rule_of_thumb_measures": "a seat made to declare (every seat of every deal in turn)",
+                "auction_model": {"strategy": DEFAULT_BIDDING, "confidence": model.confidence,
+                                  "iterations": model.history},
                 "rule_of_thumb_text": rule_text(stats),
                 "partner_adds": partner_adds(stats).to_dict(orient="index"),
                 "seconds_to_write": round(time.perf_counter() - t0, 2),

@@ -19,7 +19,7 @@ from numba import prange
 
 from . import __version__
 from ._numba import njit, pnjit
-from .auction import hand_worth, run_auction
+from .auction import N_SITUATIONS, continue_auction, hand_worth, run_auction
 from .cards import NINE, SUITS
 from .deal import BLOCK, deal_around, deal_one, stream
 from .files import atomic_write
@@ -27,17 +27,17 @@ from .meld import hand_meld_all_trumps
 from .passing import pass_cards, sure_sweep
 from .play import POLICIES, TRICKS, play_tricks
 from .scoring import banked_meld, score_hand, score_playing_1000
-from .strategies import Formula, Strategy, strategies_arrays, strategy
+from .strategies import DEFAULT_BIDDING, Strategy, strategies_arrays, strategy
 from .variants import DIX, R, Variant, band_width, compile_variant, meld_unit, variant
 
 COLUMNS = ("dealer", "thrown_in", "bidder", "bid", "trump", "meld_0", "meld_1", "meld_2", "meld_3",
            "points_0", "points_1", "tricks_0", "tricks_1", "counters_0", "counters_1", "made",
            "score_0", "score_1", "calls", "bidder_worth", "bid_meld", "bid_aces", "bid_tens",
-           "bid_kings", "bid_trumps", "side_total", "playing_1000")
+           "bid_kings", "bid_trumps", "side_total", "playing_1000", "bid_situation")
 C = {name: i for i, name in enumerate(COLUMNS)}
 (DEALER, THROWN, BIDDER, BID, TRUMP, MELD0, _M1, _M2, _M3, POINTS0, _P1, TRICKS0, _T1, COUNTERS0, _C1,
  MADE, SCORE0, _S1, CALLS, WORTH, BID_MELD, BID_ACES, BID_TENS, BID_KINGS, BID_TRUMPS,
- SIDE_TOTAL, PLAYING_1000) = range(len(COLUMNS))
+ SIDE_TOTAL, PLAYING_1000, BID_SITUATION) = range(len(COLUMNS))
 #: What the bidder saw when bidding (its own cards before any passing) and what its side banked
 #: towards the contract (meld kept under the no-trick rule, plus trick points).
 DRAW_TRUMP_MIN = 4  # the heuristic declarer draws trump holding at least this many
@@ -62,7 +62,8 @@ def workspace(max_calls):
     """(hands, deck, calls, passes, tricks, tinfo, melds, worth, iw): one thread's scratch."""
     return (np.empty((4, 24), np.int8), np.empty(48, np.int8), np.empty((max_calls, 2), np.int32),
             np.empty((2, 12), np.int8), np.empty((TRICKS, 4), np.int8),
-            np.empty((TRICKS, 3), np.int32), np.empty((4, 4), np.int32), np.empty(4, np.float64),
+            np.empty((TRICKS, 3), np.int32), np.empty((4, 4), np.int32),
+            np.empty((4, N_SITUATIONS), np.float64),
             np.empty(24, np.int64))
 
 
@@ -85,17 +86,19 @@ def play_deal(seed, i, forced_bidder, mv, run_mode, extra_kq, points, rules, bid
     thrown = False
     for p in range(4):
         hand_meld_all_trumps(hands[p], mv, run_mode, extra_kq, melds[p])
-        worth[p], best_trump[p] = hand_worth(hands[p], melds[p], bid_weight[p], bid_table[p], band, rules)
+        best_trump[p] = hand_worth(hands[p], melds[p], bid_weight[p], bid_table[p], band, rules, worth[p])
         if rules[R.five_nines] and _five_nines_no_meld(hands[p], mv, run_mode, extra_kq, melds[p]):
             thrown = True
     n_calls = 0
     bidder = -1
     bid = 0
+    sit = -1
     if forced_bidder >= 0:
         bidder = forced_bidder
     elif not thrown:
-        bidder, bid, n_calls = run_auction(dealer, worth, margin, rules, calls)
+        bidder, bid, n_calls, sit = run_auction(dealer, worth, margin, rules, calls)
     row[CALLS] = n_calls
+    row[BID_SITUATION] = sit
     if bidder < 0:
         row[THROWN] = 1
         row[BIDDER] = -1
@@ -103,7 +106,8 @@ def play_deal(seed, i, forced_bidder, mv, run_mode, extra_kq, points, rules, bid
         row[MADE] = -1
         return
     trump = best_trump[bidder]
-    row[WORTH] = np.int32(round(worth[bidder])) if np.isfinite(worth[bidder]) else -1
+    w = worth[bidder, max(sit, 0)]
+    row[WORTH] = np.int32(round(w)) if np.isfinite(w) else -1
     declare(dealer, bidder, bid, trump, forced_bidder >= 0, mv, run_mode, extra_kq, points, rules,
             policy, hands, state, passes, tricks, tinfo, melds, iw, row)
 
@@ -194,16 +198,18 @@ def _record_many(seed, start, n, forced_bidder, mv, run_mode, extra_kq, points, 
 
 
 @pnjit
-def _declare_hand(seed, start, n, seat, fixed, dealer, trumps, mv, run_mode, extra_kq, points, rules,
+def _declare_hand(seed, deals, seat, fixed, dealer, trumps, mv, run_mode, extra_kq, points, rules,
                   policy, rows):
-    """Deals ``start .. start+n-1`` with ``seat`` holding ``fixed`` (int8[24]) and declaring in
-    each trump of ``trumps``, into ``rows`` (int32[n, len(trumps), len(COLUMNS)]). ``dealer < 0``:
-    deal ``i``'s dealer is ``i % 4``. Every trump plays the same deals and random streams."""
+    """The deals numbered ``deals`` (int64[n]) with ``seat`` holding ``fixed`` (int8[24]) and
+    declaring in each trump of ``trumps``, into ``rows`` (int32[n, len(trumps), len(COLUMNS)]).
+    ``dealer < 0``: deal ``i``'s dealer is ``i % 4``. Every trump plays the same deals and
+    random streams."""
+    n = deals.shape[0]
     for b in prange((n + BLOCK - 1) // BLOCK):
         hands, deck, _, passes, tricks, tinfo, melds, _, iw = workspace(1)
         dealt = np.empty((4, 24), np.int8)
         for d in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
-            i = start + d
+            i = deals[d]
             deal_around(seed, i, seat, fixed, deck, dealt)
             dl = i % 4 if dealer < 0 else dealer
             for k in range(trumps.shape[0]):
@@ -215,6 +221,50 @@ def _declare_hand(seed, start, n, seat, fixed, dealer, trumps, mv, run_mode, ext
                 row[DEALER] = dl
                 declare(dl, seat, 0, trumps[k], True, mv, run_mode, extra_kq, points, rules, policy,
                         hands, stream(seed, i, 1), passes, tricks, tinfo, melds, iw, row)
+
+
+@pnjit
+def _worths_around(seed, start, n, seat, fixed, mv, run_mode, extra_kq, rules, bid_weight, bid_table,
+                   band, out):
+    """For deals ``start .. start+n-1`` dealt around ``fixed`` in ``seat``: what every seat's
+    bidding strategy would bid in each auction situation, into ``out`` (float64[n, 4, situations])."""
+    for b in prange((n + BLOCK - 1) // BLOCK):
+        hands, deck, _, _, _, _, melds, _, _ = workspace(1)
+        for d in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
+            deal_around(seed, start + d, seat, fixed, deck, hands)
+            for p in range(4):
+                hand_meld_all_trumps(hands[p], mv, run_mode, extra_kq, melds[p])
+                hand_worth(hands[p], melds[p], bid_weight[p], bid_table[p], band, rules, out[d, p])
+
+
+@pnjit
+def _after_pass(seed, deals, fixed, dealer, passed0, high, high_seat, mv, run_mode, extra_kq, points,
+                rules, bid_weight, bid_table, margin, band, policy, max_calls, out):
+    """For the deals numbered ``deals``, dealt around ``fixed`` in seat 0: seat 0 passes now,
+    the auction goes on under the seats' strategies from the state after the calls so far
+    (``passed0``, the bid ``high`` held by ``high_seat``), and the hand is played out. ``out[d]``
+    receives team 0's score minus team 1's (0 when the hand is thrown in)."""
+    n = deals.shape[0]
+    for b in prange((n + BLOCK - 1) // BLOCK):
+        hands, deck, calls, passes, tricks, tinfo, melds, worth, iw = workspace(max_calls)
+        passed = np.empty(4, np.bool_)
+        row = np.empty(len(COLUMNS), np.int32)
+        for d in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
+            i = deals[d]
+            deal_around(seed, i, 0, fixed, deck, hands)
+            for p in range(4):
+                hand_meld_all_trumps(hands[p], mv, run_mode, extra_kq, melds[p])
+                iw[p] = hand_worth(hands[p], melds[p], bid_weight[p], bid_table[p], band, rules, worth[p])
+            passed[:] = passed0
+            passed[0] = True
+            bidder, bid, _, _ = continue_auction(1, passed, high, high_seat, -1, 0, worth, margin,
+                                                 rules, calls)
+            out[d] = 0
+            if bidder >= 0:
+                row[:] = 0
+                declare(dealer, bidder, bid, iw[bidder], False, mv, run_mode, extra_kq, points, rules,
+                        policy, hands, stream(seed, i, 1), passes, tricks, tinfo, melds, iw, row)
+                out[d] = row[SCORE0] - row[SCORE0 + 1]
 
 
 # ------------------------------------------------------------------------------------------
@@ -236,7 +286,9 @@ class Setup:
         bids = [bidding] * 4 if bidding is None or isinstance(bidding, (str, Strategy)) else list(bidding)
         if len(bids) != 4:
             raise ValueError("give one bidding strategy, or one for each of the four seats")
-        self.bidding = [strategy(b) if b is not None else Formula() for b in bids]
+        # a declarer simulation has no auction: its seats need no (costly) default strategy
+        default = "formula" if forced_bidder >= 0 else DEFAULT_BIDDING
+        self.bidding = [strategy(default if b is None else b) for b in bids]
         self.tables = compile_variant(self.variant)
         self.policy = np.array([POLICIES.index(n) for n in names], np.int64)
         self.bid_weight, self.bid_table, self.margin = strategies_arrays(self.bidding, self.variant)

@@ -5,8 +5,11 @@ bid with a hand is ``weight * meld + table[meld band, aces, tens, trump length]`
 it names (NaN in the table: it will not bid), and it outbids its partner only with ``margin``
 to spare. Named strategies, as text like the variants (``table:conf=0.8``):
 
+* ``auction`` (the default of every simulation): the highest bid a winner of the auction makes
+  ``conf`` (0.67) of the time, by the auction situation it bids in and its hand, read from
+  auctions in which every seat bids so (``tables.auction_model``);
 * ``formula``: meld, plus the side's trick points estimated from aces, tens and trumps, plus a
-  partner allowance (the default of every simulation);
+  partner allowance (the default before the auction-aware model);
 * ``table``: the bid the variant's own bid table recommends at confidence ``conf`` (0.67);
   ``cautious`` is ``table:conf=0.8`` and ``aggressive`` ``table:conf=0.5``;
 * ``meld+20``: the best-suit meld plus 20 (on the 250 scale), the usual public rule of thumb;
@@ -34,7 +37,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .auction import MAX_CARDS, MAX_TRUMPS, N_BANDS
+from .auction import MAX_CARDS, MAX_TRUMPS, N_BANDS, N_SITUATIONS
 from .variants import Variant, band_width
 
 
@@ -146,6 +149,72 @@ class Table(Strategy):
             self._tables[key] = np.ascontiguousarray(recommended_grid_trumps(stats, self.conf))
         return 0.0, self._tables[key]
 
+    def predict(self, contracts, v: Variant) -> np.ndarray:
+        """The made-to-declare table's chance of making each contract (rows of
+        ``simulate.play``), moved by trump length as the strategy's bids are."""
+        from .tables import cached_stats, p_make_each, trump_shift
+        stats = cached_stats(v, int(self.deals), int(self.seed))
+        band = np.minimum(contracts.bid_meld.to_numpy() // stats.band, N_BANDS - 1)
+        aces = np.minimum(contracts.bid_aces.to_numpy(), MAX_CARDS - 1)
+        tens = np.minimum(contracts.bid_tens.to_numpy(), MAX_CARDS - 1)
+        shift = trump_shift(stats)[band, aces, tens, np.minimum(contracts.bid_trumps.to_numpy(), MAX_TRUMPS - 1)]
+        bids = contracts.bid.to_numpy() - np.round(shift / stats.unit).astype(int) * stats.unit
+        return p_make_each(stats.cube[band, aces, tens], bids, stats.unit)
+
+
+@dataclass(frozen=True)
+class Fixed(Strategy):
+    """Limits given as an array ``limits[situation, band, aces, tens, trumps]`` (NaN: pass)."""
+
+    name: str = "fixed"
+    weight: float = 0.0
+    limits: np.ndarray = field(default=None, compare=False, repr=False)  # type: ignore[assignment]
+
+    def lookup(self, v: Variant) -> tuple[float, np.ndarray]:
+        return self.weight, self.limits
+
+    def margin(self, v: Variant) -> float:
+        return 0.0  # the partner's bid is a situation of the table
+
+
+@dataclass(frozen=True)
+class Auction(Strategy):
+    """The highest bid the side makes ``conf`` of the time *when it wins the auction*: the
+    hand's made-to-declare estimate (meld + the rule of thumb's aces, tens and trumps) plus how
+    far above it contracts won in the same auction situation are still made ``conf`` of the
+    time. An :class:`~pinochle_sim.tables.AuctionModel` built from auctions in which every seat
+    bids so, rebuilt until it stops changing (``deals`` per iteration, seeds from ``seed``;
+    cached on disk). Its estimate of a contract is :meth:`predict`."""
+
+    name: str = "auction"
+    conf: float = 0.67
+    deals: int = 200_000
+    seed: int = 7919
+    rule: int = 0  # 1: anchor on the rule of thumb (exact meld) instead of the bid table's median
+    _models: dict = field(default_factory=dict, compare=False, repr=False)
+
+    def model(self, v: Variant):
+        if v.spec not in self._models:
+            from .tables import cached_auction_model
+            self._models[v.spec] = cached_auction_model(v, self.conf, int(self.deals), int(self.seed),
+                                                        "rule" if self.rule else "table")
+        return self._models[v.spec]
+
+    def lookup(self, v: Variant) -> tuple[float, np.ndarray]:
+        return self.model(v).limits()
+
+    def margin(self, v: Variant) -> float:
+        return 0.0  # the partner's bid is a situation of the model
+
+    def predict(self, contracts, v: Variant) -> np.ndarray:
+        """The model's chance of making each contract (rows of ``simulate.play``) that was bid in
+        an auction situation (NaN for a forced opening or a stuck dealer)."""
+        sit = contracts.bid_situation.to_numpy()
+        p = self.model(v).p_make(np.maximum(sit, 0), contracts.bid.to_numpy(), contracts.bid_meld.to_numpy(),
+                                 contracts.bid_aces.to_numpy(), contracts.bid_tens.to_numpy(),
+                                 contracts.bid_trumps.to_numpy())
+        return np.where(sit >= 0, p, np.nan)
+
 
 @dataclass(frozen=True)
 class Cautious(Table):
@@ -171,8 +240,14 @@ def register(name: str, cls: type[Strategy]) -> None:
 
 
 for _name, _cls in (("formula", Formula), ("table", Table), ("cautious", Cautious),
-                    ("aggressive", Aggressive), ("meld+20", MeldPlus), ("tricks", TrickCount)):
+                    ("aggressive", Aggressive), ("meld+20", MeldPlus), ("tricks", TrickCount),
+                    ("auction", Auction)):
     REGISTRY[_name] = _cls
+
+
+#: The bidding of every seat unless told otherwise: calibrated in real auctions, and within a
+#: point or two a hand of the strongest strategy measured in each variant (README).
+DEFAULT_BIDDING = "auction"
 
 
 def strategy(spec: str | Strategy) -> Strategy:
@@ -207,7 +282,9 @@ def strategy(spec: str | Strategy) -> Strategy:
 
 
 def strategies_arrays(strats: list[Strategy], v: Variant) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(weights[4], tables[4, bands, aces, tens, trumps], margins[4]) for the four seats."""
+    """(weights[4], tables[4, situations, bands, aces, tens, trumps], margins[4]) for the four
+    seats; a strategy that does not read the auction has the same table in every situation."""
     looks = [s.lookup(v) for s in strats]
-    return (np.array([w for w, _ in looks], np.float64), np.stack([t for _, t in looks]),
+    tables = [t if t.ndim == 5 else np.broadcast_to(t, (N_SITUATIONS, *t.shape)) for _, t in looks]
+    return (np.array([w for w, _ in looks], np.float64), np.ascontiguousarray(np.stack(tables)),
             np.array([s.margin(v) for s in strats], np.float64))

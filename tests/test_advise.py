@@ -7,7 +7,7 @@ import pytest
 
 import pinochle_sim as ps
 from pinochle_sim.advise import AuctionError, advise, read_auction
-from pinochle_sim.auction import choose_trump, hand_worth, trump_value
+from pinochle_sim.auction import N_SITUATIONS, choose_trump, hand_worth, trump_value
 from pinochle_sim.cli import main
 from pinochle_sim.meld import meld_all_trumps
 from pinochle_sim.strategies import strategy
@@ -58,7 +58,9 @@ def test_trump_tie_goes_to_the_long_suit_for_every_strategy(name, strat):
     counts = ps.hand_counts(LONG_HEARTS, 12)
     melds = np.array([m.total for m in meld_all_trumps(counts, v)], np.int32)
     weight, table = strategy(strat if strat != "table" else "table:deals=2000").lookup(v)
-    _, trump = hand_worth(counts, melds, weight, table, band_width(v), compile_variant(v).rules)
+    worth = np.empty(N_SITUATIONS)
+    table = table if table.ndim == 5 else np.broadcast_to(table, (N_SITUATIONS, *table.shape))
+    trump = hand_worth(counts, melds, weight, table, band_width(v), compile_variant(v).rules, worth)
     assert "SHDC"[trump] == "H"
 
 

@@ -129,7 +129,7 @@ BAD_INPUT = [
     (("tournament", "--strategies", "table", "bluff"), "unknown strategy 'bluff'"),
     (("tournament", "--strategies", "table", "formula", "--matches", "-1"), "--matches must be >= 0"),
     (("match", "--team0", "bluff"), "unknown strategy 'bluff'"),
-    (("calibrate", "--strategy", "formula"), "calibrate needs a table strategy"),
+    (("calibrate", "--strategy", "formula"), "calibrate needs a strategy with its own estimate"),
     (("calibrate", "--plot", "afile/c.png"), "cannot write afile/c.png"),
 ]
 

@@ -1,7 +1,7 @@
 """Auction and scoring rules, case by case from the seed texts."""
 import numpy as np
 
-from pinochle_sim.auction import run_auction
+from pinochle_sim.auction import N_SITUATIONS, run_auction
 from pinochle_sim.scoring import score_hand
 from pinochle_sim.variants import NO_TRICK, compile_variant, variant
 
@@ -10,8 +10,8 @@ def auction(name, dealer, worth):
     v = variant(name)
     calls = np.zeros((200, 2), np.int32)
     margin = np.full(4, 30.0 * v.trick_total / 250)  # the default partner margin
-    bidder, bid, n = run_auction(dealer, np.array(worth, float), margin, compile_variant(v).rules,
-                                 calls)
+    limits = np.repeat(np.array(worth, float)[:, None], N_SITUATIONS, axis=1)  # the same in every situation
+    bidder, bid, n, _ = run_auction(dealer, limits, margin, compile_variant(v).rules, calls)
     return bidder, bid, [[int(s), None if b < 0 else int(b)] for s, b in calls[:n]]
 
 
@@ -106,3 +106,18 @@ def test_trick_points_total_per_variant():
     # seed 000: 250; seed 001/002: 25; seed 003: 250; RULES.md: 240 for classic-pass4
     assert [variant(n).trick_total for n in ("thousand", "modern-15", "modern", "classic",
                                              "classic-pass4")] == [250, 25, 25, 250, 240]
+
+
+def test_situations_and_the_limit_each_reads():
+    # each call reads the limit of the situation its seat sees (dealer 0: seats 1, 2, 3, 0 call)
+    v = variant("classic")
+    calls = np.zeros((200, 2), np.int32)
+    worth = np.full((4, N_SITUATIONS), -np.inf)
+    worth[1, 0] = 300     # nobody has bid
+    worth[2, 3] = 400     # an opponent holds the bid, partner still in
+    worth[1, 2] = 350     # an opponent holds the bid, partner out
+    worth[2, 2] = 265     # not enough for 280
+    bidder, bid, n, sit = run_auction(0, worth, np.zeros(4), compile_variant(v).rules, calls)
+    seen = [[int(s), None if b < 0 else int(b)] for s, b in calls[:n]]
+    assert seen == [[1, 250], [2, 260], [3, None], [0, None], [1, 270], [2, None]]
+    assert (bidder, bid, sit) == (1, 270, 2)

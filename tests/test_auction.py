@@ -1,0 +1,115 @@
+"""Auction-aware bidding (issue 12): situations, the model read from auctions, its calibration,
+and advice that reads the calls."""
+import numpy as np
+import pytest
+
+import pinochle_sim as ps
+from pinochle_sim.advise import agrees, consistent_deals, read_auction, situation_of
+from pinochle_sim.auction import N_SITUATIONS
+from pinochle_sim.match import calibration, calibration_table
+from pinochle_sim.simulate import Setup, _worths_around
+from pinochle_sim.tables import GAP_RAISES, AuctionModel, _isotonic_decreasing, auction_model
+from pinochle_sim.variants import PRESETS, band_width
+
+LONG_HEARTS = "9S AH TH JH 9H JH 9H AD TD AC TC JC"
+
+
+def test_isotonic_fit_never_rises_and_keeps_the_weighted_mean():
+    rng = np.random.default_rng(1)
+    y, w = rng.random(50), rng.integers(1, 20, 50).astype(float)
+    fit = _isotonic_decreasing(y, w)
+    assert (np.diff(fit) <= 1e-12).all() and np.isclose((fit * w).sum(), (y * w).sum())
+    assert np.allclose(_isotonic_decreasing(np.array([0.9, 0.5, 0.2]), np.ones(3)), [0.9, 0.5, 0.2])
+
+
+def test_the_model_recovers_a_known_chance():
+    # a toy world: contracts at every gap, made with a known never-rising chance per situation
+    rng = np.random.default_rng(7)
+    v = PRESETS["classic"]
+    gaps = np.arange(2 * GAP_RAISES + 1)
+    truth = np.stack([1 / (1 + np.exp((gaps - GAP_RAISES - 3 * s) / 8)) for s in range(N_SITUATIONS)])
+    n = np.full(truth.shape, 400.0)
+    made = rng.binomial(400, truth).astype(float)
+    m = AuctionModel(v, 0.67, 0.0, np.zeros((16, 9, 9, 13)), made, n)
+    assert np.abs(m.p - truth).max() < 0.08 and np.abs(m.p - truth).mean() < 0.02
+    # the reach is the highest gap made at least 67% of the time: about -5.7 raises + 3 per situation
+    expect = (np.floor(8 * np.log(1 / 0.67 - 1)) + 3 * np.arange(N_SITUATIONS)) * v.raise_min
+    assert np.abs(m.reach() - expect).max() <= 2 * v.raise_min
+
+
+def test_calibration_table_on_a_known_answer():
+    rng = np.random.default_rng(3)
+    predicted = rng.uniform(0.5, 1.0, 200_000)
+    made = rng.random(200_000) < predicted
+    t = calibration_table(predicted, made)
+    assert list(t.bin) == ["0.5-0.6", "0.6-0.7", "0.7-0.8", "0.8-0.9", "0.9-1.0"]
+    assert (np.abs(t.made - t.predicted) < 4 * t.se + 1e-9).all()
+    assert ((t.made_low <= t.made) & (t.made <= t.made_high)).all()
+
+
+def _replay_under_model(worth, state, margin, v):
+    """The calls the model makes for seats 1-3, seat 0's calls taken as given (pure Python);
+    a bid is reproduced when the model would have bid at least that much."""
+    calls, passed, high, high_seat = [], set(), 0, -1
+    for j, (seat, given) in enumerate(zip(state["seats"], state["calls"])):
+        need = v.opening_bid if high_seat < 0 else high + v.raise_min
+        if seat == 0 or (j == 0 and v.forced_open):
+            bid = given
+        else:
+            sit = situation_of(seat, high_seat, passed)
+            limit = worth[seat, sit] - (margin[seat] if sit == 1 else 0)
+            # the model raises a step at a time: a jump to B agrees if it would have gone that far
+            target = given if given is not None else need
+            bid = target if limit >= target else (need if limit >= need else None)
+        calls.append(bid)
+        if bid is None:
+            passed.add(seat)
+        else:
+            high, high_seat = bid, seat
+    return calls
+
+
+@pytest.mark.parametrize("name,text,model", [("classic", "p 260 p", "table"),
+                                             ("thousand", "40 p 45", "cautious"),
+                                             ("modern", "26 27", "formula")])
+def test_every_sampled_world_reproduces_the_auction_under_the_model(name, text, model):
+    v = PRESETS[name]
+    counts = ps.hand_counts(LONG_HEARTS, 12)
+    state = read_auction(text, v)
+    idx, drawn = consistent_deals(counts, v, state, ps.strategies.strategy(model), 200, seed=4)
+    assert 0 < len(idx) <= 200 and drawn >= len(idx)
+    setup = Setup(v, "heuristic", model)
+    t = setup.tables
+    n = int(idx.max()) + 1
+    worth = np.empty((n, 4, N_SITUATIONS))
+    _worths_around(np.uint64(4), np.int64(0), n, 0, counts, t.meld_values, t.run_mode, t.extra_kq,
+                   t.rules, setup.bid_weight, setup.bid_table, band_width(v), worth)
+    for i in idx:
+        assert _replay_under_model(worth[i], state, setup.margin, v) == state["calls"]
+    rejected = np.setdiff1d(np.arange(n), idx)
+    assert not agrees(worth[rejected], state, setup.margin, v).any()
+    for i in rejected[:50]:
+        assert _replay_under_model(worth[i], state, setup.margin, v) != state["calls"]
+
+
+def test_the_auction_model_settles_and_holds_in_fresh_auctions():
+    v = ps.variant("modern-15")
+    m = auction_model(v, deals=60_000, seed=21)
+    assert 1 <= len(m.history) <= 12 and m.history[-1]["moved_raises"] < 0.5
+    s = ps.strategies.strategy("auction:deals=60000,seed=21")
+    t = calibration(v, s, deals=60_000, seed=11)
+    big = t[t.contracts >= 2000]
+    assert len(big) and (np.abs(big.made - big.predicted) < 0.02).all(), t
+
+
+def test_advice_reads_the_calls_and_weighs_a_bid_against_passing():
+    a = ps.advise(LONG_HEARTS, "classic", deals=2000, seed=2, auction="p 260 p", model="table")
+    c = a["conditioning"]
+    assert c["model"] == "table" and c["kept"] == 2000 and c["drawn"] > 2000
+    values = [x["mean"] for x in a["value"].values()]
+    assert all(x >= y for x, y in zip(values, values[1:]))  # a higher contract is worth less
+    for x in a["value"].values():
+        assert x["ci95"][0] <= x["mean"] <= x["ci95"][1]
+    assert a["call"] in ("pass", "270") and a["call_why"]
+    free = ps.advise(LONG_HEARTS, "classic", deals=2000, seed=2)
+    assert "conditioning" not in free and "value" not in free

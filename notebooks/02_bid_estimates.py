@@ -59,6 +59,8 @@ plots.make_curves(s)
 # ## The rule of thumb, variant by variant
 # "Expected side total = your meld + a + b per ace + c per ten + d per trump", fitted by
 # least squares over every declared hand, with 95% intervals from independent batches of deals.
+# It measures a seat *made to declare* (every seat of every deal in turn); what the winner of an
+# auction brings is below, by the situation of its winning bid.
 
 # %%
 rules = pd.concat({v: rule_of_thumb(stats[v])[["estimate", "ci_low", "ci_high"]] for v in VARIANTS})
@@ -67,6 +69,21 @@ rules.round(2)
 # %%
 for v in VARIANTS:
     print(f"{v:14s} {rule_text(stats[v])}")
+
+# %% [markdown]
+# ### The rule of thumb for auction winners
+# With every seat bidding by the default (`auction`) strategy: how far the winner's side total
+# sits above the made-to-declare rule, and its partner's meld, by the situation of the winning
+# bid (means with standard errors).
+
+# %%
+from pinochle_sim.strategies import strategy  # noqa: E402
+from pinochle_sim.tables import auction_summary  # noqa: E402
+
+winners = pd.concat({v: auction_summary(strategy("auction").model(ps.variant(v)), deals=min(DEALS, 200_000))
+                     .set_index("situation")[["contracts", "above_rule_of_thumb", "above_rule_of_thumb_se",
+                                               "partner_meld", "made"]] for v in ("thousand", "classic")})
+winners.round(2)
 
 # %% [markdown]
 # ## What the partner adds

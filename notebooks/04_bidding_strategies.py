@@ -32,14 +32,16 @@ from pinochle_sim.match import calibration, tournament
 
 MATCHES = int(os.environ.get("PINOCHLE_MATCHES", os.environ.get("PINOCHLE_DEALS", "20000")))
 DEALS = int(os.environ.get("PINOCHLE_DEALS", "200000"))
-STRATEGIES = ["table", "cautious", "aggressive", "formula", "meld+20", "tricks"]
+STRATEGIES = ["auction", "table", "cautious", "aggressive", "formula", "meld+20", "tricks"]
 pd.set_option("display.width", 200)
 
 # %% [markdown]
 # ## Round robins in `classic` and `thousand`
-# `table` bids what the variant's bid table says the side makes 67% of the time; `cautious`
-# 80%, `aggressive` 50%; `formula` is the simulator's default estimate; `meld+20` the common
-# public rule of thumb; `tricks` counts 25 per expected trick + meld + 30 for the partner.
+# `auction` (the default) bids what an auction *winner* makes 67% of the time, by the situation
+# it bids in; `table` bids what the made-to-declare bid table says the side makes 67% of the
+# time, `cautious` 80%, `aggressive` 50%; `formula` was the default before `auction`; `meld+20`
+# is the common public rule of thumb; `tricks` counts 25 per expected trick + meld + 30 for the
+# partner.
 
 # %%
 results = {v: tournament(v, STRATEGIES, matches=MATCHES, seed=1) for v in ("classic", "thousand")}
@@ -54,15 +56,17 @@ results["classic"].table[["a", "b", "win_rate_a", "ci_low", "ci_high", "set_rate
 
 # %% [markdown]
 # ## Calibration: does "67%" mean 67%?
-# Every seat bids with the `table` strategy; for each contract won, the chance its table gave
-# of making that very bid, binned, against how often it was made.
+# Every seat bids with one strategy; for each contract a bidder chose, the chance its own
+# estimate gave of making that very bid when it took it, binned, against how often it was made.
+# The made-to-declare table (`table`) against the auction-aware model (`auction`), in `thousand`:
 
 # %%
-calib = {v: calibration(v, "table", deals=DEALS, seed=11) for v in ("classic", "thousand")}
+calib = {s: calibration("thousand", s, deals=DEALS, seed=11) for s in ("table", "auction")}
 pd.concat(calib).round(3)
 
 # %%
-plots.calibration_plot(calib, f"{DEALS:,} deals, seed 11, every seat bidding with the 67% table")
+plots.calibration_plot(calib, f"thousand | {DEALS:,} deals, seed 11, every seat bidding with the "
+                       "strategy named")
 
 # %% [markdown]
 # ## Seed 004's average high bid
@@ -76,29 +80,26 @@ pd.DataFrame([{"strategy": s, "average winning bid": (p := ps.play(
 # %% [markdown]
 # ## What the figures say (20,000 duplicate pairs per pairing, seed 1)
 #
-# Since the trump fix of issue 11 every strategy names trump by one estimate that counts trump
-# length (before, strategies without a trump-length term named spades on ties), and the `table`
-# strategies read their bid by trump length too. Re-run, the picture is:
-#
-# * **Counting tricks and the cautious table are the strongest, and close.** `tricks` (25 per
-#   expected trick + meld + 30 for the partner) beats the 67% table by 3.3 ± 0.2 points per hand
-#   in `classic` and 1.2 ± 0.2 in `thousand`; against `cautious` it wins by 3.1 ± 0.1 in `classic`
-#   and loses by 1.2 ± 0.2 in `thousand`. Both are set rarely (`tricks` 8% in `classic`, 12% in
-#   `thousand`; `cautious` 5%).
-# * **The 67% table is now nearly as good as the 80% one.** `cautious` beats `table` by only
-#   0.4 ± 0.1 points per hand in `classic` (3.1 before the trump fix) and 4.1 ± 0.2 in `thousand`;
-#   `aggressive` (50%) loses to both by about 18. The calibration agrees: contracts the table
-#   rates 65% are made 63% of the time in `classic`, those it rates 76% are made 76%; in `thousand`
-#   contracts rated 69% still make only 61% and those rated 75% 69% (54% and 61% before). The tables describe a seat *made* to declare;
-#   the hands that win an auction are a selection of them (a winner's curse: one likely cause,
-#   measured in the issue on auction-aware tables, is that their partner stayed quiet).
-# * The simulator's default `formula` bids too freely (set about 30% of the time) and loses to
-#   every other strategy but `meld+20` in `thousand`; the public `meld+20` is too timid (never
-#   set, rarely declaring). Making a better default is the auction-aware tables' issue.
+# * **No strategy is the strongest everywhere.** In `classic`, `tricks` (25 per expected trick +
+#   meld + 30) beats every other: +1.8 ± 0.1 points a hand against `auction`, +3.1 against
+#   `cautious`. In `thousand`, `cautious` (the 80% table) does: +4.0 ± 0.2 against `auction`,
+#   +1.2 against `tricks`; `auction` and `tricks` tie (-0.1 ± 0.2).
+# * **The auction-aware default is the one whose numbers hold.** The made-to-declare table is
+#   over-confident in real auctions: in `thousand` contracts it rates 69% are made 61% of the
+#   time, those it rates 75% 69%. The `auction` model, read from auctions in which every seat
+#   bids by it, holds within a point in every bin (`results/calibration_*.txt`, every variant).
+#   The tables describe a seat *made* to declare; a winner of the auction is a selection: when
+#   its partner has passed, the partner melds 11 on average in `thousand` (34 when the partner
+#   holds the bid), and the side reaches 23 points less than the rule of thumb says
+#   (`results/thousand/auction_winners.csv`).
+# * The old default `formula` bids too freely (set about 30% of the time) and loses to every
+#   strategy but `meld+20` by 37-50 points a hand; `meld+20` is too timid (never set, rarely
+#   declaring). A strategy that weighs a bid against passing, as `advise --auction` does for
+#   one hand, is what would make the default the strongest too.
 # * **Seed 004's 350-450.** Under `classic-pass4` the simulated auctions end at 250-330 on
-#   average: 258 (`formula`), 288 (`table`), 330 (`aggressive`). Our players bid on what the
-#   bidder's own twelve cards show; the four-card pass adds about 82 points of meld and 30 of
-#   tricks on average (notebook 02), which the table strategy prices in only through the rows of
-#   hands like yours. Human tables also bid to stop the opponents (seed 004's own advice), and
-#   seed 004's figure is for experienced players who know their partner's style. The tables here
-#   say what is *made*: a side reaches 350 two times in three only with strong meld.
+#   average: 294 with the default `auction`, 288 (`table`), 330 (`aggressive`), 258 (`formula`).
+#   Our players bid on what the bidder's own twelve cards show and what the calls so far say;
+#   the four-card pass adds about 82 points of meld and 30 of tricks on average (notebook 02).
+#   Human tables also bid to stop the opponents (seed 004's own advice), and seed 004's figure is
+#   for experienced players who know their partner's style. The tables here say what is *made*:
+#   a side reaches 350 two times in three only with strong meld.

@@ -272,7 +272,8 @@ def _replay(calls: list[int | None], v: Variant, dealer: int) -> dict:
     elif len(passed) == 4 or (high_seat >= 0 and len(passed) == 3):
         raise AuctionError("the auction is already over")
     if seat != 0:
-        raise AuctionError(f"with dealer seat {dealer} it is seat {seat}'s turn, not yours (seat 0)")
+        raise AuctionError(f"with that dealer these calls end on another seat's turn, not yours "
+                           f"({(seat - dealer - 1) % 4 + 1} seats after the dealer)")
     return {"dealer": dealer, "high": high, "high_seat": high_seat, "passed": sorted(passed),
             "calls": calls, "seats": seats}
 

@@ -266,7 +266,7 @@ def cmd_bid_table(args: argparse.Namespace) -> None:
             print(f"\nhighest bid made at least {conf:.0%} of the time ('-': pass):")
             print(shown[col].unstack(level).to_string(na_rep="-", float_format="{:.0f}".format))
         else:
-            print(shown[["hands", "mean_total", "se_total", col, "break_even_bid"]].round(1).to_string())
+            print(shown[["hands", "mean_total", "se_total", col, col + "_low", col + "_high"]].round(1).to_string())
     pa = partner_adds(stats)
     print(f"\nrule of thumb: {rule_text(stats)}")
     print(f"partner's meld on average: {pa.loc['partner_meld', 'mean']:.1f} "
@@ -293,8 +293,9 @@ def cmd_bid_chart(args: argparse.Namespace) -> None:
 def cmd_advise(args: argparse.Namespace) -> None:
     from .advise import advise
 
+    dealer = None if args.dealer is None else (args.dealer - args.seat) % 4  # the kernels seat you at 0
     a = advise(args.hand, args.variant, args.deals, args.seed, _confidence(args.confidence),
-               args.policy, args.dealer, args.auction, strategy(args.model))
+               args.policy, dealer, args.auction, strategy(args.model))
     if args.plot:
         from .plots import advice_curve, save
         with atomic_write(args.plot, "wb") as fh:
@@ -605,8 +606,11 @@ def build_parser() -> argparse.ArgumentParser:
     add_play(s, 10_000, bidding=False)
     s.add_argument("--confidence", default="0.67",
                    help="chance of making the bid that a recommendation needs (default 0.67)")
+    s.add_argument("--seat", type=int, choices=range(4), default=0,
+                   help="your seat, to place --dealer (default 0); only where you sit from the dealer counts")
     s.add_argument("--dealer", type=int, choices=range(4), default=None,
-                   help="the dealer's seat, yours being 0 (default: every seat in turn)")
+                   help="the dealer's seat (default: every seat in turn; with --auction, the seat "
+                        "that makes it your turn)")
     s.add_argument("--auction", help='the calls so far from the seat after the dealer, e.g. "p 260 p" '
                                      '("" if you call first); the answer says what to call now')
     s.add_argument("--model", default=DEFAULT_BIDDING,

@@ -211,17 +211,6 @@ def p_make_interval(counts: np.ndarray, bids: np.ndarray, unit: int) -> tuple[np
     return wilson(k, n)
 
 
-def expected_change(counts: np.ndarray, bids: np.ndarray, unit: int) -> np.ndarray:
-    """E[score change] of declaring at each bid: the side total when made, minus the bid when set."""
-    values = (np.arange(counts.shape[-1]) - 1) * unit + (unit - 1) / 2  # bin midpoints
-    n = counts.sum(axis=-1, keepdims=True)
-    gains = np.flip(np.cumsum(np.flip(counts * values, -1), -1), -1)
-    idx = np.minimum(bids // unit + 1, counts.shape[-1] - 1)
-    p = p_make(counts, bids, unit)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return gains[..., idx] / n - bids * (1 - p)
-
-
 def recommended_bid(p_make: np.ndarray, bids: np.ndarray, confidence: float) -> np.ndarray:
     """The highest bid made at least ``confidence`` of the time (NaN: not even the opening bid)."""
     ok = p_make >= confidence
@@ -237,11 +226,6 @@ def recommended_range(counts: np.ndarray, bids: np.ndarray, unit: int, confidenc
     lo, hi = p_make_interval(counts, bids, unit)
     return (recommended_bid(np.nan_to_num(lo), bids, confidence),
             recommended_bid(np.nan_to_num(hi), bids, confidence))
-
-
-def break_even_bid(change: np.ndarray, bids: np.ndarray) -> np.ndarray:
-    """The highest bid whose expected score change is still >= 0 (NaN: none)."""
-    return recommended_bid(np.nan_to_num(change, nan=-1.0), bids, 0.0)
 
 
 def recommended_grid(stats: DeclarerStats, confidence: float = 0.67) -> np.ndarray:
@@ -326,11 +310,11 @@ def bid_table(stats: DeclarerStats, by: str = "aces_tens", confidences=CONFIDENC
     Columns: ``hands``; ``enough`` (at least ``MIN_CELL`` hands: a cell with fewer states no
     bid); ``mean_total``, its standard error ``se_total`` (NaN below two hands) and 95% interval
     (``mean_low``, ``mean_high``); for each confidence the recommended bid ``bid_67`` and the
-    range the simulation cannot tell it from (``bid_67_low``, ``bid_67_high``); the
-    ``break_even_bid`` (the highest bid whose expected score change, counting a set as minus the
-    bid, is still >= 0); then ``p_<bid>`` with its 95% Wilson interval ``p_<bid>_low``,
-    ``p_<bid>_high``: the chance of making each bid of the grid. ``by``: ``aces_tens`` (aces +
-    tens), ``aces,tens``, ``trumps`` or ``none``.
+    range the simulation cannot tell it from (``bid_67_low``, ``bid_67_high``); then ``p_<bid>``
+    with its 95% Wilson interval ``p_<bid>_low``, ``p_<bid>_high``: the chance of making each
+    bid of the grid. ``by``: ``aces_tens`` (aces + tens), ``aces,tens``, ``trumps`` or ``none``.
+    (No value of a bid here: what a bid is worth against passing depends on the auction;
+    ``advise --auction`` gives it for one hand.)
     """
     index, counts, mom = _cells(stats, by)
     v = stats.variant
@@ -354,8 +338,6 @@ def bid_table(stats: DeclarerStats, by: str = "aces_tens", confidences=CONFIDENC
         df[col] = np.where(enough, recommended_bid(p, bids, c), np.nan)
         df[col + "_low"] = np.where(enough, low, np.nan)
         df[col + "_high"] = np.where(enough, high, np.nan)
-    df["break_even_bid"] = np.where(enough, break_even_bid(expected_change(counts, bids, stats.unit), bids),
-                                    np.nan)
     chances = {}
     for j, b in enumerate(bids):
         chances[f"p_{b}"], chances[f"p_{b}_low"], chances[f"p_{b}_high"] = p[:, j], lo[:, j], hi[:, j]

@@ -9,7 +9,7 @@ import pinochle_sim as ps
 from pinochle_sim.cli import main
 from pinochle_sim.report import write_bid_chart
 from pinochle_sim.simulate import play
-from pinochle_sim.tables import (MIN_CELL, DeclarerStats, bid_grid, bid_table, break_even_bid, chance_columns, p_make,
+from pinochle_sim.tables import (MIN_CELL, DeclarerStats, bid_grid, bid_table, chance_columns, p_make,
                                  declarer_stats, partner_adds, recommended_bid, rule_of_thumb)
 
 
@@ -59,7 +59,7 @@ def test_recommended_bids_are_legal(name):
     t = bid_table(stats, "aces_tens")
     pcols = chance_columns(t)
     assert all(np.all(np.diff(r) <= 1e-12) for r in t[pcols].to_numpy())  # higher bids, lower odds
-    for col in ("bid_50", "bid_67", "bid_80", "break_even_bid"):
+    for col in ("bid_50", "bid_67", "bid_80", "bid_67_low", "bid_67_high"):
         bids = t[col].dropna()
         assert ((bids >= v.opening_bid) & ((bids - v.opening_bid) % v.raise_min == 0)).all()
     assert (t.bid_50.fillna(0) >= t.bid_80.fillna(0)).all()
@@ -102,7 +102,6 @@ def test_recommendation_arithmetic():
     p = np.array([[0.9, 0.7, 0.5, 0.2], [0.4, 0.3, 0.1, 0.0]])
     assert recommended_bid(p, bids, 0.67).tolist()[0] == 260
     assert np.isnan(recommended_bid(p, bids, 0.67)[1])
-    assert break_even_bid(np.array([[5.0, 1.0, -2.0, -9.0]]), bids).tolist() == [260]
     assert bid_grid(ps.variant("thousand"), 60).tolist() == [40, 45, 50, 55, 60]
 
 

@@ -18,7 +18,7 @@ import numpy as np
 from . import __version__
 from .cards import SUITS, format_hand, hand_counts
 from .meld import meld_all_trumps
-from .auction import N_SITUATIONS
+from .auction import N_SITUATIONS, situation
 from .simulate import (COLUMNS, SCORE0, SIDE_TOTAL, TRICKS0, Setup, _after_pass, _declare_hand,
                        _worths_around)
 from .stats import t975, wilson
@@ -284,28 +284,19 @@ def agrees(worth: np.ndarray, state: dict, margin: np.ndarray, v: Variant) -> np
     legal bid; a bid of B needs the limit to reach B (the model raises one step at a time, so it
     would have gone at least that far). Seat 0's own calls and a forced opening need nothing."""
     ok = np.ones(worth.shape[0], bool)
-    passed: set[int] = set()
+    passed = np.zeros(4, np.bool_)
     high, high_seat = 0, -1
     for j, (seat, bid) in enumerate(zip(state["seats"], state["calls"])):
         need = v.opening_bid if high_seat < 0 else high + v.raise_min
         if seat != 0 and not (j == 0 and v.forced_open):
-            sit = situation_of(seat, high_seat, passed)
+            sit = situation(seat, high_seat, passed)
             limit = worth[:, seat, sit] - (margin[seat] if sit == 1 else 0)
             ok &= (limit < need) if bid is None else (limit >= bid)
         if bid is None:
-            passed.add(seat)
+            passed[seat] = True
         else:
             high, high_seat = bid, seat
     return ok
-
-
-def situation_of(seat: int, high_seat: int, passed: set[int]) -> int:
-    """:func:`auction.situation` for Python callers."""
-    if high_seat < 0:
-        return 0
-    if high_seat == (seat + 2) % 4:
-        return 1
-    return 2 if (seat + 2) % 4 in passed else 3
 
 
 def consistent_deals(counts: np.ndarray, v: Variant, state: dict, model, want: int, seed: int,

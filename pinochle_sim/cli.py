@@ -290,6 +290,11 @@ def cmd_bid_chart(args: argparse.Namespace) -> None:
         print(f"wrote {path}")
 
 
+def _print_rows(items: list[str], per_row: int = 5) -> None:
+    for i in range(0, len(items), per_row):
+        print("  " + "   ".join(items[i:i + per_row]))
+
+
 def cmd_advise(args: argparse.Namespace) -> None:
     from .advise import advise
 
@@ -314,10 +319,8 @@ def cmd_advise(args: argparse.Namespace) -> None:
           f"(95% interval {m['ci95'][0]:+.1f} to {m['ci95'][1]:+.1f}); 80% of deals end between "
           f"{a['total_10_90'][0]} and {a['total_10_90'][1]}")
     print("\nchance of making each bid (95% interval):")
-    items = [f"{b}: {p:.0%} ({a['p_make_ci95'][b][0]:.0%}-{a['p_make_ci95'][b][1]:.0%})"
-             for b, p in a["p_make"].items()]
-    for i in range(0, len(items), 5):
-        print("  " + "   ".join(items[i:i + 5]))
+    _print_rows([f"{b}: {p:.0%} ({a['p_make_ci95'][b][0]:.0%}-{a['p_make_ci95'][b][1]:.0%})"
+                 for b, p in a["p_make"].items()])
     rec, (lo, hi) = a["recommended_bid"], a["recommended_bid_range"]
     rng = "" if rec is None else f"; the simulation cannot tell it from {lo or 'pass'}-{hi}"
     print(f"\nrecommended bid: {rec if rec is not None else 'pass'} (made at least "
@@ -329,10 +332,8 @@ def cmd_advise(args: argparse.Namespace) -> None:
               f"model: {c['kept']:,} of {c['drawn']:,} dealings agree (effective sample size "
               f"{c['effective_sample_size']:,})")
         print("taking the contract against passing now, your side's score minus theirs (95% interval):")
-        items = [f"{b}: {x['mean']:+.0f} ({x['ci95'][0]:+.0f} to {x['ci95'][1]:+.0f})"
-                 for b, x in list(a["value"].items())[:10]]
-        for i in range(0, len(items), 5):
-            print("  " + "   ".join(items[i:i + 5]))
+        _print_rows([f"{b}: {x['mean']:+.0f} ({x['ci95'][0]:+.0f} to {x['ci95'][1]:+.0f})"
+                     for b, x in list(a["value"].items())[:10]])
         print(f"call now: {a['call']} ({a['call_why']})")
     if args.plot:
         print(f"wrote {args.plot}")

@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 import pinochle_sim as ps
-from pinochle_sim.advise import agrees, consistent_deals, read_auction, situation_of
-from pinochle_sim.auction import N_SITUATIONS
+from pinochle_sim.advise import agrees, consistent_deals, read_auction
+from pinochle_sim.auction import N_SITUATIONS, situation
 from pinochle_sim.match import calibration, calibration_table
 from pinochle_sim.simulate import Setup, _worths_around
 from pinochle_sim.tables import GAP_RAISES, AuctionModel, _isotonic_decreasing, auction_model
@@ -50,20 +50,20 @@ def test_calibration_table_on_a_known_answer():
 def _replay_under_model(worth, state, margin, v):
     """The calls the model makes for seats 1-3, seat 0's calls taken as given (pure Python);
     a bid is reproduced when the model would have bid at least that much."""
-    calls, passed, high, high_seat = [], set(), 0, -1
+    calls, passed, high, high_seat = [], np.zeros(4, np.bool_), 0, -1
     for j, (seat, given) in enumerate(zip(state["seats"], state["calls"])):
         need = v.opening_bid if high_seat < 0 else high + v.raise_min
         if seat == 0 or (j == 0 and v.forced_open):
             bid = given
         else:
-            sit = situation_of(seat, high_seat, passed)
+            sit = situation(seat, high_seat, passed)
             limit = worth[seat, sit] - (margin[seat] if sit == 1 else 0)
             # the model raises a step at a time: a jump to B agrees if it would have gone that far
             target = given if given is not None else need
             bid = target if limit >= target else (need if limit >= need else None)
         calls.append(bid)
         if bid is None:
-            passed.add(seat)
+            passed[seat] = True
         else:
             high, high_seat = bid, seat
     return calls

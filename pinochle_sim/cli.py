@@ -266,7 +266,11 @@ def cmd_bid_table(args: argparse.Namespace) -> None:
             print(f"\nhighest bid made at least {conf:.0%} of the time ('-': pass):")
             print(shown[col].unstack(level).to_string(na_rep="-", float_format="{:.0f}".format))
         else:
-            print(shown[["hands", "mean_total", "se_total", col, col + "_low", col + "_high"]].round(1).to_string())
+            cols = [col, col + "_low", col + "_high"]
+            view = shown[["hands", "mean_total", "se_total", *cols]].round(1).astype(object)
+            for c in cols:  # no bid: the cell passes, or it has too few hands to say
+                view[c] = view[c].where(shown[c].notna(), np.where(shown.enough, "pass", "few"))
+            print(view.to_string())
     pa = partner_adds(stats)
     print(f"\nrule of thumb: {rule_text(stats)}")
     print(f"partner's meld on average: {pa.loc['partner_meld', 'mean']:.1f} "

@@ -80,7 +80,8 @@ for v in VARIANTS:
 from pinochle_sim.strategies import strategy  # noqa: E402
 from pinochle_sim.tables import auction_summary  # noqa: E402
 
-winners = pd.concat({v: auction_summary(strategy("auction").model(ps.variant(v)), deals=min(DEALS, 200_000))
+winners = pd.concat({v: auction_summary(strategy("auction").model(ps.variant(v)), stats[v],
+                                        deals=min(DEALS, 200_000))
                      .set_index("situation")[["contracts", "above_rule_of_thumb", "above_rule_of_thumb_se",
                                                "partner_meld", "made"]] for v in ("thousand", "classic")})
 winners.round(2)

@@ -8,8 +8,8 @@ towards a contract in each trump (its mean with a 95% interval), the chance of m
 the time (with the range of bids that the simulation cannot tell apart from it).
 
 With the auction so far (``auction="p 260 p"``, the calls from the seat after the dealer), the
-advice also says what to call now. The other hands are still dealt at random: what the calls
-reveal about them is not used yet.
+other hands are dealt only in ways that agree with every other seat's call under a bidding
+model, each bid is weighed against passing, and the advice says what to call now.
 """
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ from .auction import N_SITUATIONS, situation
 from .simulate import (COLUMNS, SCORE0, SIDE_TOTAL, TRICKS0, Setup, _after_pass, _declare_hand,
                        _worths_around)
 from .stats import t975, wilson
+from .tables import recommended_bid
 from .strategies import DEFAULT_BIDDING, strategy
 from .variants import Variant, band_width, variant
 
@@ -128,8 +129,8 @@ def advise(hand, v: Variant | str = "thousand", deals: int = 10_000, seed: int =
     lo, hi = wilson(k_made, n)
     first = max(int(np.argmax(p < 0.995)) - 2, 0) if (p < 0.995).any() else 0
     last = int(np.nonzero(p >= 0.02)[0].max()) + 1 if (p >= 0.02).any() else 1
-    rec, rec_lo, rec_hi = _highest(bids, p, confidence), _highest(bids, lo, confidence), \
-        _highest(bids, hi, confidence)
+    rec, rec_lo, rec_hi = (None if np.isnan(r) else int(r)
+                           for r in recommended_bid(np.stack([p, lo, hi]), bids, confidence))
     b = options[best]
     if rec is None:
         why = (f"with {b['trump']} trump the side made the opening bid {v.opening_bid} in "
@@ -197,11 +198,6 @@ def _values(counts, v: Variant, state: dict, model, index: np.ndarray, seed: int
     return value, best
 
 
-def _highest(bids: np.ndarray, p: np.ndarray, confidence: float) -> int | None:
-    ok = np.nonzero(p >= confidence)[0]
-    return int(bids[ok.max()]) if ok.size else None
-
-
 # --------------------------------------------------------------------------------------------
 # The auction so far.
 
@@ -211,7 +207,7 @@ def read_auction(text: str, v: Variant, dealer: int | None = None) -> dict:
     next to call; without ``dealer`` the dealer is the seat that makes it so.
 
     Returns ``dealer``, ``high`` (the standing bid, 0 if none), ``high_seat`` (-1 if none),
-    ``passed`` (seats out of the auction) and ``calls``.
+    ``passed`` (seats out of the auction), ``calls`` and the seat of each call, ``seats``.
 
     >>> s = read_auction("p 260 p", variant("classic"))
     >>> s["dealer"], s["high"], s["high_seat"]
@@ -267,9 +263,8 @@ def _replay(calls: list[int | None], v: Variant, dealer: int) -> dict:
         while nxt in passed and len(passed) < 4:
             nxt = (nxt + 1) % 4
         seat = nxt
-    if high_seat < 0 and len(passed) == 3 and v.all_pass == "dealer_stuck":
-        pass  # the stuck dealer, if it is us, takes the contract without a call
-    elif len(passed) == 4 or (high_seat >= 0 and len(passed) == 3):
+    # three passes and no bid leave the last seat to open (or, stuck, to take it without a call)
+    if len(passed) == 4 or (high_seat >= 0 and len(passed) == 3):
         raise AuctionError("the auction is already over")
     if seat != 0:
         raise AuctionError(f"with that dealer these calls end on another seat's turn, not yours "

@@ -27,8 +27,10 @@ class UserError(ValueError):
     """A bad command-line value that is not a card or variant error."""
 
 
-#: The fewest deals whose statistics a command will report; below it the command says so.
-MIN_DEALS = {"bid-table": 1000, "bid-chart": 1000, "calibrate": 1000, "compare": 100, "advise": 100}
+#: What a command reports, and the fewest deals it reports it from; below that it says so.
+MIN_DEALS = {"bid-table": ("a bid table", 1000), "bid-chart": ("a bid chart", 1000),
+             "calibrate": ("a calibration", 1000), "compare": ("a comparison", 100),
+             "advise": ("advice", 100)}
 #: Options that name a file or folder the command writes.
 OUTPUTS = ("out", "csv", "plot")
 
@@ -349,7 +351,7 @@ def cmd_compare(args: argparse.Namespace) -> None:
     vs = [variant(text) for text in args.variants]
     if len(vs) < 2:
         raise UserError("compare needs at least two variants; the first is the baseline")
-    _need_deals("the recommended-bid metric of a comparison", args.table_deals, MIN_DEALS["compare"],
+    _need_deals("the recommended-bid metric of a comparison", args.table_deals, MIN_DEALS["bid-table"][1],
                 "--table-deals")
     c = compare(vs, args.deals, args.seed, args.policy, progress=not args.quiet,
                 table_deals=args.table_deals, bidding=strategy(args.bidding))
@@ -468,9 +470,6 @@ def cmd_calibrate(args: argparse.Namespace) -> None:
         if path:
             print(f"wrote {path}")
 
-
-COMMAND_WHAT = {"bid-table": "a bid table", "bid-chart": "a bid chart", "calibrate": "a calibration",
-                "compare": "a comparison", "advise": "advice"}
 
 COMMANDS: dict[str, Callable[[argparse.Namespace], None]] = {
     "variants": cmd_variants, "meld": cmd_meld, "odds": cmd_odds, "play": cmd_play,
@@ -645,7 +644,8 @@ def main(argv: list[str] | None = None) -> int:
             from .cards import parse_suit
             parse_suit(args.trump)
         if args.command in MIN_DEALS:
-            _need_deals(COMMAND_WHAT[args.command], args.deals, MIN_DEALS[args.command])
+            what, least = MIN_DEALS[args.command]
+            _need_deals(what, args.deals, least)
         for name in OUTPUTS:
             if getattr(args, name, None):
                 _check_writable(getattr(args, name))

@@ -10,7 +10,6 @@ Figures are built with matplotlib's object API and never touch the backend: a fu
 from __future__ import annotations
 
 import io
-from contextlib import contextmanager
 
 import matplotlib as mpl
 import numpy as np
@@ -33,12 +32,6 @@ class Chart(Figure):
         buf = io.BytesIO()
         self.savefig(buf, format="png", dpi=STYLE["figure.dpi"])
         return buf.getvalue()
-
-
-@contextmanager
-def _styled():
-    with mpl.rc_context(STYLE):
-        yield
 
 
 def _figure(figsize: tuple[float, float], **subplots) -> tuple[Chart, object]:
@@ -70,7 +63,7 @@ def bid_heatmap(stats: DeclarerStats, confidence: float = 0.67, min_hands: int =
     hands = table["hands"].unstack(by).reindex(index=bands, columns=columns).to_numpy(dtype=float)
     grid[~(hands >= min_hands)] = np.nan
     xlabel = {"aces_tens": "aces + tens in your hand", "trumps": "cards of the trump you name"}[by]
-    with _styled():
+    with mpl.rc_context(STYLE):
         fig, ax = _figure(figsize=(9, 6.2))
         im = ax.imshow(np.ma.masked_invalid(grid), origin="lower", aspect="auto", cmap="viridis")
         ax.set_xticks(range(len(columns)), [str(c) for c in columns])
@@ -110,7 +103,7 @@ def make_curves(stats: DeclarerStats, cells: list[tuple[str, int]] | None = None
     bids = np.array([int(c[2:]) for c in pcols])
     if cells is None:
         cells = _typical_cells(table, min_hands)
-    with _styled():
+    with mpl.rc_context(STYLE):
         fig, ax = _figure(figsize=(9, 5.5))
         for band, at in cells:
             row = table.loc[(band, at)]
@@ -154,7 +147,7 @@ def total_distribution(stats: DeclarerStats) -> Chart:
     """The distribution of the side's total when declaring, overall and by meld band."""
     counts = stats.cube.sum(axis=(1, 2))  # [band, bin]
     values = (np.arange(counts.shape[1]) - 1) * stats.unit
-    with _styled():
+    with mpl.rc_context(STYLE):
         fig, ax = _figure(figsize=(9, 5))
         total = counts.sum(0)
         ax.bar(values[1:], total[1:] / total.sum(), width=stats.unit, color="0.75",
@@ -188,7 +181,7 @@ def save(fig: Figure, path, format: str | None = None) -> None:
 def calibration_plot(tables: dict, caption_text: str = "") -> Chart:
     """Predicted chance of making the contract against the share made, one line per variant
     (``tables``: name -> the DataFrame of ``match.calibration``), with 95% Wilson intervals."""
-    with _styled():
+    with mpl.rc_context(STYLE):
         fig, ax = _figure(figsize=(6, 6))
         for name, c in tables.items():
             ax.errorbar(c.predicted, c.made, yerr=[c.made - c.made_low, c.made_high - c.made], fmt="o-",
@@ -219,7 +212,7 @@ def comparison_plot(table, title: str, caption_text: str = "") -> Chart:
     n_var = t.variant.nunique()
     labels = {v: _short_label(v, t.baseline.iloc[0]) for v in t.variant.unique()}
     notes: set[str] = set()
-    with _styled():
+    with mpl.rc_context(STYLE):
         fig, axes = _figure((13 if ncols == 2 else 7, nrows * (0.32 * n_var + 1.1) + 1.2),
                             nrows=nrows, ncols=ncols, squeeze=False)
         for ax, metric in zip(axes.flat, metrics):
@@ -268,7 +261,7 @@ def advice_curve(advice: dict) -> Chart:
     p = np.array(list(advice["p_make"].values()))
     lo, hi = np.array(list(advice["p_make_ci95"].values())).T
     prov = advice["provenance"]
-    with _styled():
+    with mpl.rc_context(STYLE):
         fig, ax = _figure(figsize=(8, 4.6))
         ax.fill_between(bids, lo, hi, color="C0", alpha=0.25, lw=0, label="95% interval")
         ax.plot(bids, p, color="C0", lw=2, label=f"trump {advice['best_trump']}")
@@ -295,7 +288,7 @@ def auction_curves(model, caption_text: str = "") -> Chart:
     with the share made at each gap (dots sized by contracts) and the confidence it bids to."""
     from .tables import auction_table
     t = auction_table(model)
-    with _styled():
+    with mpl.rc_context(STYLE):
         fig, ax = _figure(figsize=(9, 5.5))
         for k, (name, part) in enumerate(t.groupby("situation", sort=False)):
             color = f"C{k}"

@@ -44,7 +44,7 @@ def write_bid_chart(stats: DeclarerStats, out: str | Path, formats=FORMATS,
                 bid_table(stats, by).to_csv(stage / name, float_format="%.6g")
             rule_of_thumb(stats).to_csv(stage / "rule_of_thumb.csv", float_format="%.6g")
             auction_table(model).to_csv(stage / "auction_model.csv", index=False, float_format="%.6g")
-            auction_summary(model, seed=stats.seed).to_csv(stage / "auction_winners.csv", index=False,
+            auction_summary(model, stats, seed=stats.seed).to_csv(stage / "auction_winners.csv", index=False,
                                                            float_format="%.6g")
             partner_adds(stats).to_csv(stage / "partner_adds.csv", float_format="%.6g")
         if "json" in formats:

@@ -68,6 +68,15 @@ def workspace(max_calls):
 
 
 @njit
+def value_hands(hands, mv, run_mode, extra_kq, rules, bid_weight, bid_table, band, melds, worth, trumps):
+    """Every seat's meld in every trump (``melds``), what its bidding strategy bids in each auction
+    situation (``worth``) and the trump it would name (``trumps``)."""
+    for p in range(4):
+        hand_meld_all_trumps(hands[p], mv, run_mode, extra_kq, melds[p])
+        trumps[p] = hand_worth(hands[p], melds[p], bid_weight[p], bid_table[p], band, rules, worth[p])
+
+
+@njit
 def play_deal(seed, i, forced_bidder, mv, run_mode, extra_kq, points, rules, bid_weight, bid_table,
               margin, band, policy, hands, deck, calls, passes, tricks, tinfo, melds, worth, iw, row):
     """Play deal ``i`` in full and write its summary ``row`` (see ``COLUMNS``).
@@ -83,10 +92,9 @@ def play_deal(seed, i, forced_bidder, mv, run_mode, extra_kq, points, rules, bid
     deal_one(seed, i, deck, hands)
     state = stream(seed, i, 1)
     best_trump = iw[0:4]
+    value_hands(hands, mv, run_mode, extra_kq, rules, bid_weight, bid_table, band, melds, worth, best_trump)
     thrown = False
     for p in range(4):
-        hand_meld_all_trumps(hands[p], mv, run_mode, extra_kq, melds[p])
-        best_trump[p] = hand_worth(hands[p], melds[p], bid_weight[p], bid_table[p], band, rules, worth[p])
         if rules[R.five_nines] and _five_nines_no_meld(hands[p], mv, run_mode, extra_kq, melds[p]):
             thrown = True
     n_calls = 0
@@ -229,12 +237,11 @@ def _worths_around(seed, start, n, seat, fixed, mv, run_mode, extra_kq, rules, b
     """For deals ``start .. start+n-1`` dealt around ``fixed`` in ``seat``: what every seat's
     bidding strategy would bid in each auction situation, into ``out`` (float64[n, 4, situations])."""
     for b in prange((n + BLOCK - 1) // BLOCK):
-        hands, deck, _, _, _, _, melds, _, _ = workspace(1)
+        hands, deck, _, _, _, _, melds, _, iw = workspace(1)
         for d in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
             deal_around(seed, start + d, seat, fixed, deck, hands)
-            for p in range(4):
-                hand_meld_all_trumps(hands[p], mv, run_mode, extra_kq, melds[p])
-                hand_worth(hands[p], melds[p], bid_weight[p], bid_table[p], band, rules, out[d, p])
+            value_hands(hands, mv, run_mode, extra_kq, rules, bid_weight, bid_table, band, melds, out[d],
+                        iw[0:4])
 
 
 @pnjit
@@ -252,9 +259,8 @@ def _after_pass(seed, deals, fixed, dealer, passed0, high, high_seat, mv, run_mo
         for d in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
             i = deals[d]
             deal_around(seed, i, 0, fixed, deck, hands)
-            for p in range(4):
-                hand_meld_all_trumps(hands[p], mv, run_mode, extra_kq, melds[p])
-                iw[p] = hand_worth(hands[p], melds[p], bid_weight[p], bid_table[p], band, rules, worth[p])
+            value_hands(hands, mv, run_mode, extra_kq, rules, bid_weight, bid_table, band, melds, worth,
+                        iw[0:4])
             passed[:] = passed0
             passed[0] = True
             bidder, bid, _, _ = continue_auction(1, passed, high, high_seat, -1, 0, worth, margin,

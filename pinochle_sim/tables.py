@@ -167,21 +167,31 @@ def declarer_stats(v: Variant | str = "thousand", deals: int = 100_000, seed: in
 
 def cached_stats(v: Variant | str, deals: int, seed: int, policy: str = "heuristic",
                  progress: bool = False) -> DeclarerStats:
-    """:func:`declarer_stats`, kept on disk for next time, beside the compiled kernels it came
-    from (``~/.cache/pinochle-sim/<kernel hash>/tables``), so a change of code starts afresh."""
-    from ._numba import numba
+    """:func:`declarer_stats`, kept on disk for next time (see :func:`_cache_path`)."""
     v = variant(v) if isinstance(v, str) else v
-    key = hashlib.sha1(json.dumps([v.spec, deals, seed, policy, __version__]).encode()).hexdigest()[:16]
-    folder = Path(numba.config.CACHE_DIR) / "tables"
-    path = folder / f"{key}.npz"
+    path = _cache_path(v.spec, deals, seed, policy)
     if path.exists():
         return DeclarerStats.load(path)
     stats = declarer_stats(v, deals, seed, policy, progress=progress)
-    folder.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp.npz")
-    stats.save(tmp)
-    tmp.replace(path)
+    _store(path, stats.save)
     return stats
+
+
+def _cache_path(*key) -> Path:
+    """Where a cached table lives: beside the compiled kernels it came from
+    (``~/.cache/pinochle-sim/<kernel hash>/tables``), so a change of code starts afresh; named
+    by a hash of ``key`` and the version."""
+    from ._numba import numba
+    digest = hashlib.sha1(json.dumps([*key, __version__]).encode()).hexdigest()[:16]
+    return Path(numba.config.CACHE_DIR) / "tables" / f"{digest}.npz"
+
+
+def _store(path: Path, save) -> None:
+    """Write a cache file whole or not at all: ``save(tmp)``, then rename it into place."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp.npz")
+    save(tmp)
+    tmp.replace(path)
 
 
 # ------------------------------------------------------------------------------------------
@@ -486,6 +496,16 @@ class AuctionModel:
                 out[s] = (ok.max() - GAP_RAISES) * self.variant.raise_min
         return out
 
+    def save(self, path: str | Path) -> None:
+        np.savez_compressed(path, weight=self.weight, anchor=self.anchor, made=self.made,
+                            contracts=self.contracts, history=json.dumps(self.history))
+
+    @classmethod
+    def load(cls, path: str | Path, v: Variant, confidence: float) -> AuctionModel:
+        with np.load(path) as z:
+            return cls(v, confidence, float(z["weight"]), z["anchor"], z["made"], z["contracts"],
+                       json.loads(str(z["history"])))
+
     def limits(self) -> tuple[float, np.ndarray]:
         """(weight, table) for the kernels: the limit is the estimate plus ``reach[situation]``."""
         table = self.anchor[None] + self.reach()[:, None, None, None, None]
@@ -514,7 +534,7 @@ def _anchor(stats: DeclarerStats, kind: str, confidence: float) -> tuple[float, 
     return 0.0, np.where(np.isfinite(grid), grid, rule + mid[:, None, None, None])
 
 
-def _contracts(rows: np.ndarray, v: Variant) -> dict[str, np.ndarray]:
+def _contracts(rows: np.ndarray) -> dict[str, np.ndarray]:
     """The contracts bidders chose (not a forced opening or a stuck dealer): their columns."""
     r = rows[(rows[:, THROWN] == 0) & (rows[:, BID_SITUATION] >= 0)].astype(np.int64)
     return {"situation": r[:, BID_SITUATION], "bid": r[:, BID], "meld": r[:, BID_MELD],
@@ -543,7 +563,7 @@ def auction_model(v: Variant | str, confidence: float = 0.67, deals: int = 200_0
         setup = Setup(v, policy, Fixed(weight=weight, limits=table))
         rows = np.empty((deals, len(COLUMNS)), np.int32)
         _play_many(np.uint64(seed + k), np.int64(0), deals, *setup.args(), setup.max_calls, rows)
-        c = _contracts(rows, v)
+        c = _contracts(rows)
         g = model.gap(c["bid"], c["meld"], c["aces"], c["tens"], c["trumps"])
         made = np.zeros(shape)
         n = np.zeros(shape)
@@ -572,22 +592,13 @@ def auction_model(v: Variant | str, confidence: float = 0.67, deals: int = 200_0
 
 def cached_auction_model(v: Variant | str, confidence: float = 0.67, deals: int = 200_000,
                          seed: int = 7919, anchor: str = "table", policy: str = "heuristic") -> AuctionModel:
-    """:func:`auction_model`, kept on disk beside the kernels it came from (as :func:`cached_stats`)."""
-    from ._numba import numba
+    """:func:`auction_model`, kept on disk for next time (see :func:`_cache_path`)."""
     v = variant(v) if isinstance(v, str) else v
-    key = hashlib.sha1(json.dumps(["auction-gap-3", v.spec, confidence, deals, seed, anchor, policy, __version__]
-                                  ).encode()).hexdigest()[:16]
-    path = Path(numba.config.CACHE_DIR) / "tables" / f"{key}.npz"
+    path = _cache_path("auction-gap-3", v.spec, confidence, deals, seed, anchor, policy)
     if path.exists():
-        with np.load(path) as z:
-            return AuctionModel(v, confidence, float(z["weight"]), z["anchor"], z["made"], z["contracts"],
-                                json.loads(str(z["history"])))
+        return AuctionModel.load(path, v, confidence)
     m = auction_model(v, confidence, deals, seed, anchor, policy=policy)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp.npz")
-    np.savez_compressed(tmp, weight=m.weight, anchor=m.anchor, made=m.made, contracts=m.contracts,
-                        history=json.dumps(m.history))
-    tmp.replace(path)
+    _store(path, m.save)
     return m
 
 
@@ -610,12 +621,12 @@ def auction_table(model: AuctionModel) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def auction_summary(model: AuctionModel, deals: int = 200_000, seed: int = 1,
+def auction_summary(model: AuctionModel, stats: DeclarerStats, deals: int = 200_000, seed: int = 1,
                     policy: str = "heuristic") -> pd.DataFrame:
     """What auction winners bring, by the situation of the winning bid, when every seat bids by
     ``model``: contracts, the share of all deals, the mean bid, the share made, the mean side
-    total and how far it sits above the rule of thumb's made-to-declare estimate (meld + a +
-    b aces + c tens + d trumps: the auction-situation version of the rule), the partner's meld,
+    total and how far it sits above the made-to-declare rule of thumb of ``stats`` (meld + a +
+    b aces + c tens + d trumps: the auction-situation version of that rule), the partner's meld,
     and what the defenders bank; means with standard errors."""
     from .simulate import Setup
     from .strategies import Fixed
@@ -625,8 +636,7 @@ def auction_summary(model: AuctionModel, deals: int = 200_000, seed: int = 1,
     rows = np.empty((deals, len(COLUMNS)), np.int32)
     _play_many(np.uint64(seed), np.int64(0), deals, *setup.args(), setup.max_calls, rows)
     r = rows[rows[:, THROWN] == 0].astype(np.int64)
-    base = cached_stats(v, 200_000, 7919, policy)
-    rule = _rule_grid(base)[0]
+    rule = _rule_grid(stats)[0]
     side = r[:, BIDDER] % 2
     estimate = r[:, BID_MELD] + rule[np.minimum(r[:, BID_ACES], MAX_CARDS - 1),
                                      np.minimum(r[:, BID_TENS], MAX_CARDS - 1),

@@ -133,6 +133,7 @@ def test_intervals_cover_at_their_rate_by_replication():
     ("p 260 p", "classic", 0, 260, 2),     # partner bid 260
     ("250 p", "classic-pass4", 1, 250, 2),  # the forced opening
     ("26 p 27", "modern", 0, 27, 3),
+    ("p p p", "classic", 0, 0, -1),        # the dealer may still open (no stuck dealer here)
 ])
 def test_read_auction(text, name, dealer, high, high_seat):
     s = read_auction(text, PRESETS[name])

@@ -1,6 +1,6 @@
 """What to bid with one hand: the hand itself is simulated.
 
-The given cards stay with their seat; the other 36 are dealt at random, again and again, and
+The given cards stay with their seat; the other cards are dealt at random, again and again, and
 the hand is played out under the variant's full rules (passing included) with the seat as
 declarer in every candidate trump, on the same deals. What comes back is the side's total
 towards a contract in each trump (its mean with a 95% interval), the chance of making each bid
@@ -19,12 +19,12 @@ from . import __version__
 from .cards import SUITS, format_hand, hand_counts
 from .meld import meld_all_trumps
 from .auction import N_SITUATIONS, situation
-from .simulate import (COLUMNS, SCORE0, SIDE_TOTAL, TRICKS0, Setup, _after_pass, _declare_hand,
-                       _worths_around)
+from .simulate import (COLUMNS, SIDE_TOTAL, TRICKS0, TRUMP, Setup, _after_pass, _declare_hand,
+                       _worths_around, others_score)
 from .stats import t975, wilson
 from .tables import recommended_bid
 from .strategies import DEFAULT_BIDDING, strategy
-from .variants import Variant, band_width, variant
+from .variants import Variant, variant
 
 
 class AuctionError(ValueError):
@@ -35,8 +35,8 @@ def simulate_hand(hand, v: Variant | str = "thousand", deals: int | np.ndarray =
                   policy: str = "heuristic", dealer: int | None = None,
                   trumps: tuple[int, ...] = (0, 1, 2, 3)) -> np.ndarray:
     """Summary rows of ``deals`` deals (a count, or the deal numbers) with seat 0 holding ``hand``
-    and declaring in each of ``trumps``: int32[deals, len(trumps), len(COLUMNS)] (see
-    :data:`simulate.COLUMNS`).
+    and declaring in each of ``trumps`` (-1: the trump it names, after the kitty where there is
+    one): int32[deals, len(trumps), len(COLUMNS)] (see :data:`simulate.COLUMNS`).
 
     ``dealer``: the dealer's seat (0 is the hand's own), or None for every seat in turn.
 
@@ -47,13 +47,20 @@ def simulate_hand(hand, v: Variant | str = "thousand", deals: int | np.ndarray =
     """
     setup = Setup(v, policy, forced_bidder=0)
     counts = hand_counts(hand, setup.variant.hand_size)
-    t = setup.tables
     index = np.arange(deals, dtype=np.int64) if isinstance(deals, int) else np.asarray(deals, np.int64)
     rows = np.empty((len(index), len(trumps), len(COLUMNS)), np.int32)
     _declare_hand(np.uint64(seed), index, 0, counts, -1 if dealer is None else dealer,
-                  np.asarray(trumps, np.int64), t.meld_values, t.run_mode, t.extra_kq, t.card_points,
-                  t.rules, setup.policy, rows)
+                  np.asarray(trumps, np.int64), setup.tables, setup.policy, rows)
     return rows
+
+
+def _named_after_kitty(rows: np.ndarray, melds: dict) -> dict:
+    """The trump a bid winner names after taking the kitty, as advice reports it: the one named
+    most often, how often each suit was, and the hand's own best meld before the kitty."""
+    share = np.bincount(rows[:, TRUMP], minlength=4) / len(rows)
+    top = SUITS[int(np.argmax(share))]
+    return {"trump": top, "meld": max(melds.values()), "trumps": None,
+            "named_after_kitty": {s: float(x) for s, x in zip(SUITS, share)}}
 
 
 def _bid_chances(total: np.ndarray, ok: np.ndarray, bids: np.ndarray) -> np.ndarray:
@@ -102,24 +109,27 @@ def advise(hand, v: Variant | str = "thousand", deals: int = 10_000, seed: int =
         if len(index) < 2:
             raise AuctionError(f"no dealing of the other cards agrees with {auction!r} under the "
                                f"{model.spec} model ({tried:,} tried); try another --model")
-    rows = simulate_hand(counts, v, index, seed, policy, dealer).astype(np.int64)
+    # with a kitty the trump is named after the discard, so the hand is played that way only
+    trumps = (-1,) if v.kitty else (0, 1, 2, 3)
+    rows = simulate_hand(counts, v, index, seed, policy, dealer, trumps).astype(np.int64)
     total = rows[:, :, SIDE_TOTAL]
     ok = rows[:, :, TRICKS0] >= v.min_tricks  # seat 0 declares: team 0
     n = len(rows)
     tq = t975(n - 1)
     melds = {m.trump: m.total for m in meld_all_trumps(counts, v)}
     options = []
-    for k, suit in enumerate(SUITS):
+    for k, t in enumerate(trumps):
         x = total[:, k]
         se = x.std(ddof=1) / np.sqrt(n) if n > 1 else float("nan")
-        options.append({"trump": suit, "meld": melds[suit], "trumps": int(counts[6 * k: 6 * k + 6].sum()),
-                        "expected_total": float(x.mean()), "se": float(se),
+        named = {"trump": SUITS[t], "meld": melds[SUITS[t]], "trumps": int(counts[6 * t: 6 * t + 6].sum())
+                 } if t >= 0 else _named_after_kitty(rows[:, k], melds)
+        options.append({**named, "expected_total": float(x.mean()), "se": float(se),
                         "ci95": [float(x.mean() - tq * se), float(x.mean() + tq * se)],
                         "p_make_opening": float(_bid_chances(x, ok[:, k], np.array([v.opening_bid]))[0] / n)})
     # the trump with the highest expected total; exact ties go to the longer, then stronger suit
-    order = sorted(range(4), key=lambda k: (options[k]["expected_total"], options[k]["trumps"],
-                                            options[k]["meld"]), reverse=True)
-    best, second = order[0], order[1]
+    order = sorted(range(len(trumps)), key=lambda k: (options[k]["expected_total"], options[k]["trumps"],
+                                                      options[k]["meld"]), reverse=True)
+    best, second = order[0], order[-1] if len(order) == 1 else order[1]
     diff = total[:, best] - total[:, second]
     dse = diff.std(ddof=1) / np.sqrt(n) if n > 1 else float("nan")
     x, okb = total[:, best], ok[:, best]
@@ -146,8 +156,9 @@ def advise(hand, v: Variant | str = "thousand", deals: int = 10_000, seed: int =
         "variant": v.spec, "hand": format_hand(counts), "aces": int(counts[0::6].sum()),
         "tens": int(counts[1::6].sum()), "melds": options, "best_trump": b["trump"],
         "expected_total": b["expected_total"], "expected_total_ci95": b["ci95"],
-        "trump_margin": {"over": options[second]["trump"], "diff": float(diff.mean()),
-                         "ci95": [float(diff.mean() - tq * dse), float(diff.mean() + tq * dse)]},
+        "trump_margin": None if best == second else {
+            "over": options[second]["trump"], "diff": float(diff.mean()),
+            "ci95": [float(diff.mean() - tq * dse), float(diff.mean() + tq * dse)]},
         "total_10_90": [int(q10), int(q90)],
         "p_make": {int(bb): float(pp) for bb, pp in zip(bids[first:last], p[first:last])},
         "p_make_ci95": {int(bb): [float(a), float(c)] for bb, a, c in
@@ -157,8 +168,9 @@ def advise(hand, v: Variant | str = "thousand", deals: int = 10_000, seed: int =
         "provenance": {"variant": v.spec, "options": v.options(), "play_policy": policy,
                        "seed": seed, "deals": deals,
                        "dealer": "every seat in turn" if dealer is None else dealer,
-                       "method": "the hand fixed, the other 36 cards dealt at random, declared in "
-                                 "every trump on the same deals", "version": __version__},
+                       "method": f"the hand fixed, the other {48 - v.hand_size} cards dealt at random, "
+                                 + ("the kitty taken, trump named after the discard" if v.kitty else
+                                    "declared in every trump on the same deals"), "version": __version__},
     }
     if state is not None:
         out["auction"] = auction
@@ -177,14 +189,13 @@ def _values(counts, v: Variant, state: dict, model, index: np.ndarray, seed: int
     contract at that bid, minus the same when you pass now; and the highest bid whose mean is
     above zero. Both on the same sampled worlds (paired)."""
     setup = Setup(v, policy, model)
-    t = setup.tables
-    passed = np.zeros(4, np.bool_)
+    passed = np.zeros(v.players, np.bool_)
     passed[list(state["passed"])] = True
-    after = np.empty(len(index), np.int64)
+    after = np.empty(len(index), np.float64)
     _after_pass(np.uint64(seed), index, counts, state["dealer"], passed, state["high"], state["high_seat"],
-                t.meld_values, t.run_mode, t.extra_kq, t.card_points, t.rules, setup.bid_weight,
-                setup.bid_table, setup.margin, band_width(v), setup.policy, setup.max_calls, after)
-    total, ok, defenders = rows[:, SIDE_TOTAL], rows[:, TRICKS0] >= v.min_tricks, rows[:, SCORE0 + 1]
+                setup.tables, setup.bid, setup.policy, setup.max_calls, after)
+    total, ok = rows[:, SIDE_TOTAL], rows[:, TRICKS0] >= v.min_tricks
+    defenders = others_score(v, rows, np.zeros(len(rows), np.int64))
     n = len(rows)
     tq = t975(n - 1)
     value, best = {}, None
@@ -222,7 +233,7 @@ def read_auction(text: str, v: Variant, dealer: int | None = None) -> dict:
             calls.append(int(w))
         else:
             raise AuctionError(f"unknown call {w!r} in the auction: write a bid (260) or p for a pass")
-    candidates = range(4) if dealer is None else [dealer]
+    candidates = range(v.players) if dealer is None else [dealer]
     reasons = []
     for d in candidates:
         try:
@@ -236,12 +247,13 @@ def read_auction(text: str, v: Variant, dealer: int | None = None) -> dict:
 
 
 def _replay(calls: list[int | None], v: Variant, dealer: int) -> dict:
+    players = v.players
     passed: set[int] = set()
     high, high_seat = 0, -1
-    seat = (dealer + 1) % 4
+    seat = (dealer + 1) % players
     seats = []
     for j, bid in enumerate(calls):
-        if len(passed) == 4 or (high_seat >= 0 and len(passed) == 3):
+        if len(passed) == players or (high_seat >= 0 and len(passed) == players - 1):
             raise AuctionError("the auction is already over")
         seats.append(seat)
         if bid is None:
@@ -259,16 +271,16 @@ def _replay(calls: list[int | None], v: Variant, dealer: int) -> dict:
             if j == 0 and v.forced_open and bid != v.opening_bid:
                 raise AuctionError(f"the first seat is in at {v.opening_bid} in {v.name}")
             high, high_seat = bid, seat
-        nxt = (seat + 1) % 4
-        while nxt in passed and len(passed) < 4:
-            nxt = (nxt + 1) % 4
+        nxt = (seat + 1) % players
+        while nxt in passed and len(passed) < players:
+            nxt = (nxt + 1) % players
         seat = nxt
-    # three passes and no bid leave the last seat to open (or, stuck, to take it without a call)
-    if len(passed) == 4 or (high_seat >= 0 and len(passed) == 3):
+    # the others' passes and no bid leave the last seat to open (or, stuck, to take it without a call)
+    if len(passed) == players or (high_seat >= 0 and len(passed) == players - 1):
         raise AuctionError("the auction is already over")
     if seat != 0:
         raise AuctionError(f"with that dealer these calls end on another seat's turn, not yours "
-                           f"({(seat - dealer - 1) % 4 + 1} seats after the dealer)")
+                           f"({(seat - dealer - 1) % players + 1} seats after the dealer)")
     return {"dealer": dealer, "high": high, "high_seat": high_seat, "passed": sorted(passed),
             "calls": calls, "seats": seats}
 
@@ -279,12 +291,13 @@ def agrees(worth: np.ndarray, state: dict, margin: np.ndarray, v: Variant) -> np
     legal bid; a bid of B needs the limit to reach B (the model raises one step at a time, so it
     would have gone at least that far). Seat 0's own calls and a forced opening need nothing."""
     ok = np.ones(worth.shape[0], bool)
-    passed = np.zeros(4, np.bool_)
+    passed = np.zeros(v.players, np.bool_)
     high, high_seat = 0, -1
     for j, (seat, bid) in enumerate(zip(state["seats"], state["calls"])):
         need = v.opening_bid if high_seat < 0 else high + v.raise_min
         if seat != 0 and not (j == 0 and v.forced_open):
-            sit = situation(seat, high_seat, passed)
+            partner = v.partner(seat)
+            sit = situation(seat, high_seat, passed, -1 if partner is None else partner)
             limit = worth[:, seat, sit] - (margin[seat] if sit == 1 else 0)
             ok &= (limit < need) if bid is None else (limit >= bid)
         if bid is None:
@@ -296,20 +309,18 @@ def agrees(worth: np.ndarray, state: dict, margin: np.ndarray, v: Variant) -> np
 
 def consistent_deals(counts: np.ndarray, v: Variant, state: dict, model, want: int, seed: int,
                      max_draws: int | None = None) -> tuple[np.ndarray, int]:
-    """Deal numbers of worlds (the other 36 cards dealt around ``counts`` in seat 0) that agree
+    """Deal numbers of worlds (the other cards dealt around ``counts`` in seat 0) that agree
     with the calls in ``state`` under the bidding strategy ``model``: up to ``want`` of them,
     drawing at most ``max_draws`` (default 50 x ``want``). Returns (deal numbers, draws)."""
     setup = Setup(v, "heuristic", model)
-    t = setup.tables
     max_draws = max_draws or 50 * want
     found: list[np.ndarray] = []
     tried = have = 0
     while have < want and tried < max_draws:
         n = min(max(4 * (want - have), 2000), max_draws - tried)
-        worth = np.empty((n, 4, N_SITUATIONS))
-        _worths_around(np.uint64(seed), np.int64(tried), n, 0, counts, t.meld_values, t.run_mode,
-                       t.extra_kq, t.rules, setup.bid_weight, setup.bid_table, band_width(v), worth)
-        hit = tried + np.nonzero(agrees(worth, state, setup.margin, v))[0]
+        worth = np.empty((n, v.players, N_SITUATIONS))
+        _worths_around(np.uint64(seed), np.int64(tried), n, 0, counts, setup.tables, setup.bid, worth)
+        hit = tried + np.nonzero(agrees(worth, state, setup.bid.margin, v))[0]
         found.append(hit)
         have += len(hit)
         tried += n
@@ -324,11 +335,12 @@ def _call(state: dict, limit: int | None, v: Variant, value_bid: int | None) -> 
     its value against passing allow it (``limit``: the highest bid made often enough;
     ``value_bid``: the highest bid worth more than passing; None for either: none)."""
     high, high_seat = state["high"], state["high_seat"]
-    if high_seat < 0 and len(state["passed"]) == 3 and v.all_pass == "dealer_stuck":
-        return str(v.stuck_bid), (f"the other three passed: as dealer you take the contract at "
+    if high_seat < 0 and len(state["passed"]) == v.players - 1 and v.all_pass == "dealer_stuck":
+        others = 'three' if v.players == 4 else 'two'
+        return str(v.stuck_bid), (f"the other {others} passed: as dealer you take the contract at "
                                   f"{v.stuck_bid} ({v.name})")
     need = v.opening_bid if high_seat < 0 else high + v.raise_min
-    partner = high_seat == 2
+    partner = high_seat >= 0 and high_seat == v.partner(0)
     stands = "" if high_seat < 0 else f"; {'your partner' if partner else 'seat ' + str(high_seat)}'s {high} stands"
     by_chance = "no bid" if limit is None else f"up to {limit}"
     by_value = "no bid" if value_bid is None else f"up to {value_bid}"

@@ -2,9 +2,10 @@
 
 Rules (RULES.md): bidding starts left of the dealer and goes clockwise; a pass is final; a bid
 beats the standing one by at least ``raise_min`` (exactly, without ``jump_bids``); the auction
-ends when three seats have passed after a bid. With ``forced_open`` the seat left of the dealer
-is in at the opening bid. If nobody bids, the hand is thrown in, or (``dealer_stuck``) the dealer,
-whose three opponents and partner have passed, takes the contract at ``stuck_bid`` without bidding.
+ends when every other seat has passed after a bid. With ``forced_open`` the seat left of the
+dealer is in at the opening bid. If nobody bids, the hand is thrown in, or (``dealer_stuck``) the
+dealer, whom every other seat has passed, takes the contract at ``stuck_bid`` without bidding.
+The seats are the variant's (``Tables.partner``: four in two partnerships, or three alone).
 
 Every bidding strategy (see ``strategies``) reaches the kernel as data: a limit per hand and
 auction situation, ``weight * meld + table[situation, meld band, aces, tens, trump length]``,
@@ -14,6 +15,8 @@ does with or without the partner still in), and does not outbid its partner unle
 clears the next bid by the margin.
 """
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 
@@ -28,15 +31,27 @@ SITUATIONS = ("open", "partner_high", "opponent_high_partner_out", "opponent_hig
 N_SITUATIONS = len(SITUATIONS)
 
 
+class Bidding(NamedTuple):
+    """Every seat's bidding strategy, as the kernels read it (see ``strategies``)."""
+
+    weight: np.ndarray  # float64[seats]: the limit is weight * meld + table[...]
+    table: np.ndarray   # float64[seats, situations, bands, aces, tens, trumps] (NaN: pass)
+    margin: np.ndarray  # float64[seats]: how far a limit must clear the next bid to outbid a partner
+    band: int           # width of a meld band
+
+
 @njit
-def situation(seat, high_seat, passed):
-    """The auction as ``seat`` sees it: nobody has bid (0), its partner holds the bid (1), an
-    opponent holds it and the partner has passed (2), an opponent holds it (3)."""
+def situation(seat, high_seat, passed, partner):
+    """The auction as ``seat`` (whose partner is ``partner``, -1 for none) sees it: nobody has bid
+    (0), its partner holds the bid (1), an opponent holds it and the partner has passed (2), an
+    opponent holds it (3; a seat without a partner always sees this one)."""
     if high_seat < 0:
         return 0
-    if high_seat == (seat + 2) % 4:
+    if partner < 0:
+        return 3
+    if high_seat == partner:
         return 1
-    return 2 if passed[(seat + 2) % 4] else 3
+    return 2 if passed[partner] else 3
 
 
 @njit
@@ -95,42 +110,47 @@ def hand_worth(c, melds, weight, table, band, rules, worth):
 
 
 @njit
-def run_auction(dealer, worth, margin, rules, calls):
-    """Run the auction; ``calls[i] = (seat, bid or -1 for a pass)``.
+def run_auction(dealer, worth, margin, tb, calls):
+    """Run the auction of variant ``tb`` (``variants.Tables``); ``calls[i] = (seat, bid or -1
+    for a pass)``.
 
     ``worth[seat, s]`` is the most ``seat`` bids in situation ``s``. Returns ``(bidder, bid,
     n_calls, situation)``: ``bidder`` is -1 when the hand is thrown in; ``situation`` is the one
     in which the bidder made the winning bid (-1 for a forced opening or a stuck dealer).
     """
-    passed = np.zeros(4, np.bool_)
-    seat = (dealer + 1) % 4
+    rules = tb.rules
+    players = rules[R.players]
+    passed = np.zeros(players, np.bool_)
+    seat = (dealer + 1) % players
     if rules[R.forced_open]:
         calls[0, 0] = seat
         calls[0, 1] = rules[R.opening_bid]
-        return continue_auction((seat + 1) % 4, passed, rules[R.opening_bid], seat, -1, 1, worth,
-                                margin, rules, calls)
-    return continue_auction(seat, passed, -1, -1, -1, 0, worth, margin, rules, calls)
+        return continue_auction((seat + 1) % players, passed, rules[R.opening_bid], seat, -1, 1,
+                                worth, margin, tb, calls)
+    return continue_auction(seat, passed, -1, -1, -1, 0, worth, margin, tb, calls)
 
 
 @njit
-def continue_auction(seat, passed, high, high_seat, high_sit, n, worth, margin, rules, calls):
+def continue_auction(seat, passed, high, high_seat, high_sit, n, worth, margin, tb, calls):
     """The rest of an auction from ``seat``'s turn, with the seats in ``passed`` out, the bid
     ``high`` held by ``high_seat`` (-1: none), made in situation ``high_sit``, and ``n`` calls
     already in ``calls``. Returns as :func:`run_auction`."""
+    rules = tb.rules
+    players = passed.shape[0]
     n_passed = 0
-    for p in range(4):
+    for p in range(players):
         n_passed += passed[p]
-    if n_passed == 4:
+    if n_passed == players:
         return -1, 0, n, -1
-    if n_passed == 3 and high_seat >= 0:
+    if n_passed == players - 1 and high_seat >= 0:
         return high_seat, high, n, high_sit
     room = calls.shape[0] - 5
     while True:
         if not passed[seat]:
-            if high_seat < 0 and n_passed == 3 and rules[R.all_pass] == 1:
+            if high_seat < 0 and n_passed == players - 1 and rules[R.all_pass] == 1:
                 return seat, rules[R.stuck_bid], n, -1  # dealer stuck: takes it without bidding
             nxt = rules[R.opening_bid] if high_seat < 0 else high + rules[R.raise_min]
-            sit = situation(seat, high_seat, passed)
+            sit = situation(seat, high_seat, passed, tb.partner[seat])
             limit = worth[seat, sit]
             if sit == 1:
                 limit -= margin[seat]
@@ -145,8 +165,8 @@ def continue_auction(seat, passed, high, high_seat, high_sit, n, worth, margin, 
                 passed[seat] = True
                 n_passed += 1
             n += 1
-            if n_passed == 4:
+            if n_passed == players:
                 return -1, 0, n, -1
-            if n_passed == 3 and high_seat >= 0:
+            if n_passed == players - 1 and high_seat >= 0:
                 return high_seat, high, n, high_sit
-        seat = (seat + 1) % 4
+        seat = (seat + 1) % players

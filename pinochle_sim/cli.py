@@ -258,7 +258,7 @@ def cmd_bid_table(args: argparse.Namespace) -> None:
         return
     col = f"bid_{round(conf * 100)}"
     shown = t[t.hands >= args.min_hands]
-    print(f"Bid table, {stats.variant.spec} ({stats.deals:,} deals x 4 declarers, seed "
+    print(f"Bid table, {stats.variant.spec} ({stats.deals:,} deals x {stats.variant.players} declarers, seed "
           f"{stats.seed}, play {stats.policy}); cells with fewer than {args.min_hands} hands blank\n")
     with pd.option_context("display.width", 200, "display.max_columns", 40):
         if args.by in ("aces_tens", "trumps"):
@@ -304,7 +304,11 @@ def _print_rows(items: list[str], per_row: int = 5) -> None:
 def cmd_advise(args: argparse.Namespace) -> None:
     from .advise import advise
 
-    dealer = None if args.dealer is None else (args.dealer - args.seat) % 4  # the kernels seat you at 0
+    seats = args.variant.players
+    for name in ("seat", "dealer"):
+        if (getattr(args, name) or 0) >= seats:
+            raise UserError(f"--{name} {getattr(args, name)}: {args.variant.name} has seats 0-{seats - 1}")
+    dealer = None if args.dealer is None else (args.dealer - args.seat) % seats  # the kernels seat you at 0
     a = advise(args.hand, args.variant, args.deals, args.seed, _confidence(args.confidence),
                args.policy, dealer, args.auction, strategy(args.model))
     if args.plot:
@@ -316,14 +320,20 @@ def cmd_advise(args: argparse.Namespace) -> None:
         return
     print(f"{a['hand']}  ({a['variant']}; {a['aces']} aces, {a['tens']} tens; {args.deals:,} deals, "
           f"seed {args.seed}, play {args.policy})\n")
-    print(table([[m["trump"], m["meld"], m["trumps"], f"{m['expected_total']:.1f}",
+    print(table([[m["trump"] if m["trumps"] is not None else "after the kitty", m["meld"],
+                  "" if m["trumps"] is None else m["trumps"], f"{m['expected_total']:.1f}",
                   f"{m['ci95'][0]:.1f}-{m['ci95'][1]:.1f}", f"{m['p_make_opening']:.0%}"]
                  for m in a["melds"]], ["trump", "meld", "trumps", "expected side total", "95% interval",
                                         "makes the opening bid"]))
     m = a["trump_margin"]
-    print(f"\nname {a['best_trump']}: {m['diff']:+.1f} over {m['over']} on the same deals "
-          f"(95% interval {m['ci95'][0]:+.1f} to {m['ci95'][1]:+.1f}); 80% of deals end between "
-          f"{a['total_10_90'][0]} and {a['total_10_90'][1]}")
+    if m is None:  # a kitty: the trump is named after it
+        named = a["melds"][0]["named_after_kitty"]
+        print("\ntrump named after the kitty: " + ", ".join(f"{s} {x:.0%}" for s, x in named.items())
+              + f"; 80% of deals end between {a['total_10_90'][0]} and {a['total_10_90'][1]}")
+    else:
+        print(f"\nname {a['best_trump']}: {m['diff']:+.1f} over {m['over']} on the same deals "
+              f"(95% interval {m['ci95'][0]:+.1f} to {m['ci95'][1]:+.1f}); 80% of deals end between "
+              f"{a['total_10_90'][0]} and {a['total_10_90'][1]}")
     print("\nchance of making each bid (95% interval):")
     _print_rows([f"{b}: {p:.0%} ({a['p_make_ci95'][b][0]:.0%}-{a['p_make_ci95'][b][1]:.0%})"
                  for b, p in a["p_make"].items()])
@@ -390,9 +400,14 @@ def cmd_tournament(args: argparse.Namespace) -> None:
     from .match import tournament
 
     strats = [strategy(s) for s in args.strategies]  # refuses unknown names before any work
+    if args.variant.teams == 3 and len(strats) < 3:
+        raise UserError(f"a {args.variant.name} tournament needs at least three strategies, one per "
+                        f"seat (got {len(strats)})")
     t = tournament(args.variant, strats, args.matches, args.seed, args.policy,
                    progress=not args.quiet)
     df = t.table
+    if args.variant.teams == 3:
+        return _print_round_table(t, df, args)
     if args.csv:
         write_csv(df, args.csv, t.provenance())
     margin, se = t.payoff("margin_per_hand_a")
@@ -418,26 +433,48 @@ def cmd_tournament(args: argparse.Namespace) -> None:
         print(f"wrote {args.csv}")
 
 
+def _print_round_table(t, df, args: argparse.Namespace) -> None:
+    if args.csv:
+        write_csv(df, args.csv, t.provenance())
+    if args.json:
+        print(json.dumps({**t.provenance(), "rows": json.loads(df.to_json(orient="records"))}, indent=2))
+        return
+    print(f"Three at a table, {t.variant.spec}: {3 * t.matches:,} matches per table (each strategy in "
+          f"each seat on the same deals), seed {t.seed}, play {t.policy}; a third of the wins is even\n")
+    print(table([[r.table, r.strategy, f"{r.win_rate:.3f} [{r.ci_low:.3f}, {r.ci_high:.3f}]",
+                  f"{r.margin_per_hand:+.2f} ± {r.margin_se:.2f}", f"{r.set_rate:.1%}", f"{r.avg_bid:.1f}",
+                  f"{r.hands_per_match:.1f}"] for r in df.itertuples()],
+                ["table", "strategy", "win rate [95%]", "margin/hand over the others", "set rate",
+                 "avg bid", "hands/match"], "llrrrrr"))
+    if args.csv:
+        print(f"wrote {args.csv}")
+
+
 def cmd_match(args: argparse.Namespace) -> None:
     from .match import match_hands
     from .records import show_record
 
-    recs = match_hands(args.variant, args.seed, args.team0, args.team1, args.match, args.policy)
+    v = args.variant
+    sides = [args.team0, args.team1, args.team2][:v.teams]
+    side = "team" if v.teams == 2 else "seat"
+    recs = match_hands(v, args.seed, *sides, m=args.match, policy=args.policy)
     for number, r in enumerate(recs, 1):
         if args.show:
             print(show_record(r))
         else:
             who = "thrown in" if r["bidder"] is None else (
                 f"seat {r['bidder']} bid {r['bid']} in {r['trump']}: "
-                f"{'made' if r['score'][r['bidder'] % 2] >= 0 else 'set'}")
-            print(f"hand {number:3d}  dealer {r['dealer']}  {who:32s}"
-                  f" {r['score'][0]:+5d} {r['score'][1]:+5d}   totals {r['totals'][0]:6d} {r['totals'][1]:6d}")
+                f"{'made' if r['score'][v.team(r['bidder'])] >= 0 else 'set'}")
+            print(f"hand {number:3d}  dealer {r['dealer']}  {who:32s} "
+                  + " ".join(f"{x:+5d}" for x in r["score"]) + "   totals "
+                  + " ".join(f"{x:6d}" for x in r["totals"]))
             continue
-        print(f"running totals: team 0 {r['totals'][0]}, team 1 {r['totals'][1]}\n")
+        print("running totals: " + ", ".join(f"{side} {k} {x}" for k, x in enumerate(r["totals"])) + "\n")
     last = recs[-1]
     if "winner" in last:
-        print(f"team {last['winner']} wins {last['totals'][0]} to {last['totals'][1]} after "
-              f"{len(recs)} hands (team 0: {args.team0}, team 1: {args.team1})")
+        print(f"{side} {last['winner']} wins " + " to ".join(str(x) for x in last["totals"])
+              + f" after {len(recs)} hands ("
+              + ", ".join(f"{side} {k}: {name}" for k, name in enumerate(sides)) + ")")
     else:
         print(f"undecided after {len(recs)} hands")
 
@@ -593,8 +630,11 @@ def build_parser() -> argparse.ArgumentParser:
     add_variant(s)
     s.add_argument("--seed", type=int, default=1)
     s.add_argument("--match", type=int, default=0, help="match index within the seed")
-    s.add_argument("--team0", default=DEFAULT_BIDDING, help="bidding strategy of seats 0 and 2")
-    s.add_argument("--team1", default=DEFAULT_BIDDING, help="bidding strategy of seats 1 and 3")
+    s.add_argument("--team0", default=DEFAULT_BIDDING, help="bidding strategy of seats 0 and 2 "
+                                                            "(three-hand: seat 0)")
+    s.add_argument("--team1", default=DEFAULT_BIDDING, help="bidding strategy of seats 1 and 3 "
+                                                            "(three-hand: seat 1)")
+    s.add_argument("--team2", default=DEFAULT_BIDDING, help="three-hand: bidding strategy of seat 2")
     s.add_argument("--policy", choices=POLICIES, default="heuristic")
     s.add_argument("--show", action="store_true", help="every hand in full")
 

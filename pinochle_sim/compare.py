@@ -6,12 +6,14 @@ so each metric is compared deal by deal and the luck of the cards cancels. Two r
 * the declarer simulation (each seat declares in turn, as in the bid tables): the declaring
   side's trick points, its meld, its total, and whether it made the bid the variant's own bid
   table recommends (at 67% confidence) for what the declarer held; per deal, the mean over the
-  four declarers;
+  declarers (every seat);
 * the full hand with its auction: the throw-in rate, the winning bid and the set rate (on deals
   that both variants played out), and the score each side banks per hand.
 
 Point metrics are put on a common scale: points per 250 trick points (a 25-point variant's
-figures times ten), and trick points also as a fraction of the hand's trick points.
+figures times ten), and trick points also as a fraction of the hand's trick points. A side is a
+partnership in four-hand and a seat in three-hand (whose "defending side" is the mean of the
+other two seats). Variants compared must be dealt alike (three-hand only with three-hand).
 """
 from __future__ import annotations
 
@@ -22,7 +24,8 @@ import pandas as pd
 
 from . import __version__
 from .simulate import (BID, BID_ACES, BID_MELD, BID_TENS, BIDDER, COLUMNS, MADE, MELD0, POINTS0,
-                       SCORE0, SIDE_TOTAL, THROWN, TRICKS0, Setup, _play_many)
+                       SCORE0, SIDE_TOTAL, THROWN, TRICKS0, Setup, _play_many, others_score,
+                       partner_meld, side_of)
 from .stats import holm, mean_se, paired
 from .tables import MAX_CARDS, N_BANDS, cached_stats, recommended_grid
 from .strategies import DEFAULT_BIDDING, strategy
@@ -89,11 +92,12 @@ def metric_values(v: Variant, deals: int, seed: int, policy: str = "heuristic",
     scale = 250 / v.trick_total
     rec, band = _recommendation_lookup(v, policy, seed, table_deals)
     acc = {k: np.zeros(deals) for k in ("tp", "meld", "total", "made_rec", "rec_n")}
-    for seat in range(4):
+    seats = v.players
+    for seat in range(seats):
         r = _rows(Setup(v, policy, forced_bidder=seat), seed, start, deals).astype(np.int64)
-        side = seat % 2
+        side = v.team(seat)
         acc["tp"] += r[:, POINTS0 + side]
-        acc["meld"] += r[:, MELD0 + seat] + r[:, MELD0 + (seat + 2) % 4]
+        acc["meld"] += r[:, MELD0 + seat] + partner_meld(v, r, np.full(deals, seat))
         acc["total"] += r[:, SIDE_TOTAL]
         b = rec[np.minimum(r[:, BID_MELD] // band, N_BANDS - 1),
                 np.minimum(r[:, BID_ACES], MAX_CARDS - 1), np.minimum(r[:, BID_TENS], MAX_CARDS - 1)]
@@ -103,15 +107,15 @@ def metric_values(v: Variant, deals: int, seed: int, policy: str = "heuristic",
         acc["rec_n"] += has
     a = _rows(Setup(v, policy, bidding), seed, start, deals).astype(np.int64)
     thrown = a[:, THROWN] == 1
-    bt = np.where(thrown, 0, a[:, BIDDER] % 2)
-    bidder_score = np.where(thrown, 0, np.take_along_axis(a[:, SCORE0:SCORE0 + 2], bt[:, None], 1)[:, 0])
-    defender_score = np.where(thrown, 0, np.take_along_axis(a[:, SCORE0:SCORE0 + 2], 1 - bt[:, None], 1)[:, 0])
+    bt = np.where(thrown, 0, side_of(v, a[:, BIDDER]))
+    bidder_score = np.where(thrown, 0, np.take_along_axis(a[:, SCORE0:SCORE0 + v.teams], bt[:, None], 1)[:, 0])
+    defender_score = np.where(thrown, 0, others_score(v, a, bt))
     with np.errstate(invalid="ignore", divide="ignore"):
         return {
-            "declarer_trick_share": acc["tp"] / 4 / v.trick_total,
-            "declarer_trick_points": acc["tp"] / 4 * scale,
-            "declarer_meld": acc["meld"] / 4 * scale,
-            "declarer_total": acc["total"] / 4 * scale,
+            "declarer_trick_share": acc["tp"] / seats / v.trick_total,
+            "declarer_trick_points": acc["tp"] / seats * scale,
+            "declarer_meld": acc["meld"] / seats * scale,
+            "declarer_total": acc["total"] / seats * scale,
             "made_recommended_bid": np.where(acc["rec_n"] > 0, acc["made_rec"] / acc["rec_n"], np.nan),
             "thrown_in": thrown.astype(float),
             "winning_bid": np.where(thrown, np.nan, a[:, BID] * scale),
@@ -139,6 +143,11 @@ def compare(variants: list[Variant | str], deals: int = 100_000, seed: int = 0,
     vs = [variant(v) if isinstance(v, str) else v for v in variants]
     if len(vs) < 2:
         raise ValueError("compare needs at least two variants (the first is the baseline)")
+    tables = {v.spec: (v.players, v.hand_size, v.kitty) for v in vs}
+    if len(set(tables.values())) > 1:
+        raise ValueError("compare needs variants dealt alike, so that they play the same deals: "
+                         + ", ".join(f"{k} deals {p}x{h}" + (f"+{c}" if c else "")
+                                     for k, (p, h, c) in tables.items()))
     values: dict[str, dict[str, np.ndarray]] = {}
     with bar(len(vs), f"comparing ({deals:,} deals each)", progress, unit=" variants") as pb:
         for v in vs:

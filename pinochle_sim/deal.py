@@ -3,7 +3,8 @@
 Each deal starts its own SplitMix64 stream from a hash of the seed and the deal index, and
 shuffles the 48 cards with an unbiased Fisher-Yates (Lemire's bounded draw with rejection).
 No kernel touches numba's global generator, so results do not depend on the thread count,
-the batch size or the order in which deals are run.
+the batch size or the order in which deals are run. Seats (and the kitty) take consecutive
+blocks of the shuffled deck, so a three-hand deal is the same code with other sizes.
 """
 from __future__ import annotations
 
@@ -12,8 +13,6 @@ from numba import prange
 
 from ._numba import njit, pnjit
 from .cards import COPIES, DECK_SIZE, N_KINDS
-
-HAND = 12  # four-hand only; the three-hand deal will pass its own sizes
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -67,8 +66,8 @@ def shuffle(state, a, stop=0):
     """Fisher-Yates shuffle of ``a`` (at most 2**16 long) in place; returns the new state.
 
     Positions ``stop+1 ..`` end up a uniform random draw in uniform random order; with
-    ``stop=0`` the whole array is a uniform permutation. Dealing stops at 11: the first hand is
-    the twelve cards left over, whose order does not matter. Each 64-bit word serves four draws
+    ``stop=0`` the whole array is a uniform permutation. Dealing stops at ``hand - 1``: the first
+    hand is the cards left over, whose order does not matter. Each 64-bit word serves four draws
     (16-bit quarters, multiply-shift); a quarter in the biased zone is rejected and redrawn, so
     every outcome is exactly equally likely.
     """
@@ -93,25 +92,42 @@ def shuffle(state, a, stop=0):
 
 
 @njit
-def deal_one(seed, i, deck, counts):
-    """Main body of :func:`deal`: deal ``i`` into ``counts`` (int8[4, 24]), ``deck`` (int8[48]) is scratch.
-
-    Seat ``p`` receives deck positions ``12p .. 12p+11`` of the shuffled deck.
-    """
-    for k in range(DECK_SIZE):
-        deck[k] = k // COPIES
-    shuffle(stream(seed, i, 0), deck, HAND - 1)
-    counts[:] = 0
-    for p in range(4):
+def _share(cards, counts, players, hand, skip):
+    """Hand out ``cards`` in order: ``hand`` each to seats ``0 .. players-1`` but ``skip``, the
+    rest to the kitty row ``counts[players]`` (if ``counts`` has one)."""
+    j = 0
+    for p in range(players):
+        if p == skip:
+            continue
         row = counts[p]
-        for k in range(HAND * p, HAND * p + HAND):
-            row[deck[k]] += 1
+        for m in range(hand * j, hand * j + hand):
+            row[cards[m]] += 1
+        j += 1
+    if counts.shape[0] > players:
+        for m in range(hand * j, cards.shape[0]):
+            counts[players, cards[m]] += 1
 
 
 @njit
-def deal_around(seed, i, seat, fixed, deck, counts):
-    """Deal ``i`` with ``seat`` holding the cards ``fixed`` (int8[24]): the other 36 cards are
-    shuffled among the other seats (in seat order, 12 each) into ``counts`` (int8[4, 24]).
+def deal_one(seed, i, deck, counts, players=4, hand=12):
+    """Main body of :func:`deal`: deal ``i`` into ``counts`` (int8[players (+1 for a kitty), 24]);
+    ``deck`` (int8[48]) is scratch.
+
+    Seat ``p`` receives deck positions ``hand*p .. hand*p + hand-1`` of the shuffled deck and the
+    kitty the positions after the last seat's.
+    """
+    for k in range(DECK_SIZE):
+        deck[k] = k // COPIES
+    shuffle(stream(seed, i, 0), deck, hand - 1)
+    counts[:] = 0
+    _share(deck, counts, players, hand, -1)
+
+
+@njit
+def deal_around(seed, i, seat, fixed, deck, counts, players=4, hand=12):
+    """Deal ``i`` with ``seat`` holding the cards ``fixed`` (int8[24]): the other cards are
+    shuffled among the other seats (in seat order, ``hand`` each) and the kitty row, if
+    ``counts`` has one, into ``counts``.
 
     The draw is uniform over every way to deal the rest, and a function of ``(seed, i)`` only.
     """
@@ -121,17 +137,10 @@ def deal_around(seed, i, seat, fixed, deck, counts):
             deck[k] = kind
             k += 1
     rest = deck[:k]
-    shuffle(stream(seed, i, 0), rest, HAND - 1)
+    shuffle(stream(seed, i, 0), rest, hand - 1)
     counts[:] = 0
     counts[seat, :] = fixed
-    j = 0
-    for p in range(4):
-        if p == seat:
-            continue
-        row = counts[p]
-        for m in range(HAND * j, HAND * j + HAND):
-            row[rest[m]] += 1
-        j += 1
+    _share(rest, counts, players, hand, seat)
 
 
 #: Deals per block of a parallel loop: each block allocates its scratch once.
@@ -139,25 +148,30 @@ BLOCK = 4096
 
 
 @pnjit
-def _deal(seed, start, out):
+def _deal(seed, start, players, hand, out):
     n = out.shape[0]
     for b in prange((n + BLOCK - 1) // BLOCK):
         deck = np.empty(DECK_SIZE, np.int8)
         for d in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
-            deal_one(seed, start + d, deck, out[d])
+            deal_one(seed, start + d, deck, out[d], players, hand)
 
 
-def deal(n: int, seed: int = 0, start: int = 0) -> np.ndarray:
-    """Deals ``start .. start+n-1`` of a run: ``int8[n, 4, 24]`` count vectors, seat by seat.
+def deal(n: int, seed: int = 0, start: int = 0, v="thousand") -> np.ndarray:
+    """Deals ``start .. start+n-1`` of a run of variant ``v``: ``int8[n, seats, 24]`` count
+    vectors, seat by seat, the kitty (if the variant has one) as a last row.
 
     The same ``(seed, i)`` is the same deal whatever ``n``, ``start`` or the thread count.
 
     >>> d = deal(3, seed=1)
     >>> d.shape, int(d[0].sum()), bool((d[1:] == deal(2, seed=1, start=1)).all())
     ((3, 4, 24), 48, True)
+    >>> deal(1, seed=1, v="three-hand")[0].sum(axis=1).tolist()
+    [15, 15, 15, 3]
     """
+    from .variants import variant
+    v = variant(v) if isinstance(v, str) else v
     if n < 0 or seed < 0 or start < 0:
         raise ValueError("deal: n, seed and start must be >= 0")
-    out = np.empty((n, 4, N_KINDS), np.int8)
-    _deal(np.uint64(seed), np.int64(start), out)
+    out = np.empty((n, v.players + (v.kitty > 0), N_KINDS), np.int8)
+    _deal(np.uint64(seed), np.int64(start), v.players, v.hand_size, out)
     return out

@@ -7,10 +7,12 @@ are, ``higher_wins`` (``thousand``: the higher score wins, an exact tie plays on
 ``bidder_wins`` (the bidding side wins); in ``thousand`` a side at -1000 or lower ends the
 match after that hand, the higher score winning. Thrown-in hands pass the deal; the deal
 rotates. Hand ``h`` of match ``m`` is deal ``m * MAX_HANDS + h`` of the seed, so its dealer
-is seat ``h % 4`` and the same match index gives the same cards whoever sits where.
+is seat ``h % seats`` and the same match index gives the same cards whoever sits where.
 
 Duplicate play: each pairing of strategies meets on the same matches twice, seats swapped
-(strategy A holds team 0's cards, then team 1's), so the luck of the cards cancels.
+(strategy A holds team 0's cards, then team 1's), so the luck of the cards cancels. Three-hand
+has no teams: three strategies sit at one table and play the same matches in each rotation of
+the seats (:func:`round_table`).
 """
 from __future__ import annotations
 
@@ -25,96 +27,118 @@ from . import __version__
 from ._numba import njit, pnjit
 from .simulate import BID, BIDDER, COLUMNS, MADE, SCORE0, THROWN, Setup, play_deal, workspace
 from .strategies import DEFAULT_BIDDING, Strategy, strategy
-from .variants import BOTH_PAST, Variant, variant
+from .variants import BOTH_PAST, R, Variant, variant
 
 _N_COLUMNS = len(COLUMNS)
 MAX_HANDS = 256  # a match still undecided after this many hands is a draw (none seen so far)
 NO_SET_OUT = -(1 << 60)
-MATCH_COLUMNS = ("winner", "hands", "score_0", "score_1", "contracts_0", "contracts_1", "sets_0",
-                 "sets_1", "bids_0", "bids_1")
+#: A match's summary, for up to three sides (a variant's frame keeps its own sides' columns).
+MATCH_COLUMNS = ("winner", "hands", "score_0", "score_1", "score_2", "contracts_0", "contracts_1",
+                 "contracts_2", "sets_0", "sets_1", "sets_2", "bids_0", "bids_1", "bids_2")
+_SCORE, _CONTRACTS, _SETS, _BIDS = 2, 5, 8, 11
+
+
+def match_columns(v: Variant) -> list[str]:
+    """The columns of variant ``v``'s match frame (one of each per side)."""
+    return [c for c in MATCH_COLUMNS if not c[-1].isdigit() or int(c[-1]) < v.teams]
 
 
 @njit
-def game_over(score0, score1, bidder_team, target, higher_wins, set_out):
-    """The winning team (0 or 1) after a hand, or -1 to play on (RULES.md, game end)."""
-    past0 = score0 >= target
-    past1 = score1 >= target
-    if past0 and past1:
-        if higher_wins:
-            if score0 != score1:
-                return 0 if score0 > score1 else 1
-            return -1  # an exact tie plays on
-        if bidder_team >= 0:
-            return bidder_team
-        return 0 if score0 > score1 else (1 if score1 > score0 else -1)
-    if past0:
-        return 0
-    if past1:
-        return 1
-    if score0 <= set_out or score1 <= set_out:
-        if score0 != score1:
-            return 0 if score0 > score1 else 1
+def _highest(score, among):
+    """The side with the highest score of those in ``among`` (bool per side), or -1 on a tie."""
+    best = -1
+    tie = False
+    for t in range(score.shape[0]):
+        if among[t]:
+            if best < 0 or score[t] > score[best]:
+                best = t
+                tie = False
+            elif score[t] == score[best]:
+                tie = True
+    return -1 if tie else best
+
+
+@njit
+def game_over(score, bidder_side, target, higher_wins, set_out):
+    """The winning side after a hand, or -1 to play on (RULES.md, game end): a side alone at or
+    past the target wins; of several, the bidding side if it is one of them (``bidder_wins``),
+    else the highest score, a tie playing on; a side at or below ``set_out`` ends the match,
+    the highest score winning (a tie plays on)."""
+    past = score >= target
+    n_past = 0
+    last = -1
+    for t in range(score.shape[0]):
+        if past[t]:
+            n_past += 1
+            last = t
+    if n_past == 1:
+        return last
+    if n_past > 1:
+        if not higher_wins and bidder_side >= 0 and past[bidder_side]:
+            return bidder_side
+        return _highest(score, past)
+    if (score <= set_out).any():
+        return _highest(score, np.ones(score.shape[0], np.bool_))
     return -1
 
 
 @njit
-def play_match(seed, m, mv, run_mode, extra_kq, points, rules, bid_weight, bid_table, margin,
-               band, policy, target, higher_wins, set_out, ws, row, out):
+def play_match(seed, m, tb, bd, policy, target, higher_wins, set_out, w, row, out):
     """Play match ``m`` to its end; ``out`` receives ``MATCH_COLUMNS``."""
-    hands, deck, calls, passes, tricks, tinfo, melds, worth, iw = ws
-    score = np.zeros(2, np.int64)
+    sides = tb.rules[R.teams]
+    score = np.zeros(sides, np.int64)
     out[:] = 0
     out[0] = -1
     for h in range(MAX_HANDS):
-        play_deal(seed, m * MAX_HANDS + h, -1, mv, run_mode, extra_kq, points, rules, bid_weight,
-                  bid_table, margin, band, policy, hands, deck, calls, passes, tricks, tinfo,
-                  melds, worth, iw, row)
+        play_deal(seed, m * MAX_HANDS + h, -1, tb, bd, policy, w, row)
         out[1] = h + 1
         if row[THROWN]:
             continue
-        bt = row[BIDDER] % 2
-        score[0] += row[SCORE0]
-        score[1] += row[SCORE0 + 1]
-        out[4 + bt] += 1
-        out[6 + bt] += row[MADE] == 0
-        out[8 + bt] += row[BID]
-        w = game_over(score[0], score[1], bt, target, higher_wins, set_out)
-        if w >= 0:
-            out[0] = w
+        bt = tb.team[row[BIDDER]]
+        for t in range(sides):
+            score[t] += row[SCORE0 + t]
+        out[_CONTRACTS + bt] += 1
+        out[_SETS + bt] += row[MADE] == 0
+        out[_BIDS + bt] += row[BID]
+        winner = game_over(score, bt, target, higher_wins, set_out)
+        if winner >= 0:
+            out[0] = winner
             break
-    out[2] = score[0]
-    out[3] = score[1]
+    for t in range(sides):
+        out[_SCORE + t] = score[t]
 
 
 @pnjit
-def _play_matches(seed, start, n, mv, run_mode, extra_kq, points, rules, bid_weight, bid_table,
-                  margin, band, policy, max_calls, target, higher_wins, set_out, out):
+def _play_matches(seed, start, n, tb, bd, policy, max_calls, target, higher_wins, set_out, out):
     for m in prange(n):
-        ws = workspace(max_calls)
+        w = workspace(tb, max_calls)
         row = np.empty(_N_COLUMNS, np.int32)
-        play_match(seed, start + m, mv, run_mode, extra_kq, points, rules, bid_weight, bid_table,
-                   margin, band, policy, target, higher_wins, set_out, ws, row, out[m])
+        play_match(seed, start + m, tb, bd, policy, target, higher_wins, set_out, w, row, out[m])
 
 
 def _end_rules(v: Variant) -> tuple[int, bool, int]:
     return v.target, v.both_past == BOTH_PAST[0], NO_SET_OUT if v.set_out is None else v.set_out
 
 
-def play_matches(v: Variant | str, team0: Strategy | str, team1: Strategy | str, matches: int,
-                 seed: int = 0, start: int = 0, policy: str = "heuristic") -> pd.DataFrame:
-    """Play ``matches`` matches, ``team0``'s strategy in seats 0 and 2, ``team1``'s in 1 and 3.
+def play_matches(v: Variant | str, *sides: Strategy | str, matches: int = 1, seed: int = 0,
+                 start: int = 0, policy: str = "heuristic") -> pd.DataFrame:
+    """Play ``matches`` matches, one strategy per side: in four-hand the first in seats 0 and 2,
+    the second in 1 and 3; in three-hand one per seat.
 
-    One row per match: ``MATCH_COLUMNS`` (``winner`` -1: undecided after ``MAX_HANDS`` hands).
+    One row per match: :func:`match_columns` (``winner`` -1: undecided after ``MAX_HANDS`` hands).
     """
     v = variant(v) if isinstance(v, str) else v
-    a, b = strategy(team0), strategy(team1)
-    setup = Setup(v, policy, [a, b, a, b])
+    strats = [strategy(s) for s in sides]
+    if len(strats) != v.teams:
+        raise ValueError(f"{v.name} has {v.teams} sides: give {v.teams} strategies")
+    setup = Setup(v, policy, [strats[v.team(p)] for p in range(v.players)])
     out = np.empty((matches, len(MATCH_COLUMNS)), np.int64)
     target, higher, set_out = _end_rules(v)
-    args = setup.args()[1:]  # no forced bidder in a match
-    _play_matches(np.uint64(seed), np.int64(start), matches, *args, setup.max_calls, target,
+    _, tb, bd, pol = setup.args()  # no forced bidder in a match
+    _play_matches(np.uint64(seed), np.int64(start), matches, tb, bd, pol, setup.max_calls, target,
                   higher, set_out, out)
-    df = pd.DataFrame(out, columns=list(MATCH_COLUMNS))
+    names = match_columns(v)
+    df = pd.DataFrame(out[:, [MATCH_COLUMNS.index(c) for c in names]], columns=names)
     df.insert(0, "match", np.arange(start, start + matches))
     return df
 
@@ -159,8 +183,8 @@ def duplicate(v: Variant | str, a: str | Strategy, b: str | Strategy, matches: i
               policy: str = "heuristic") -> Pairing:
     """``matches`` duplicate pairs of matches between strategies ``a`` and ``b``."""
     sa, sb = strategy(a), strategy(b)
-    return Pairing(sa.spec, sb.spec, play_matches(v, sa, sb, matches, seed, policy=policy),
-                   play_matches(v, sb, sa, matches, seed, policy=policy))
+    return Pairing(sa.spec, sb.spec, play_matches(v, sa, sb, matches=matches, seed=seed, policy=policy),
+                   play_matches(v, sb, sa, matches=matches, seed=seed, policy=policy))
 
 
 @dataclass
@@ -200,13 +224,96 @@ class Tournament:
                 "play_policy": self.policy, "duplicate": True, "version": __version__}
 
 
+@dataclass
+class RoundTable:
+    """Three-hand: every three of the strategies at one table, on the same ``matches`` matches
+    once per rotation of the seats, so that each strategy sits in each seat on the same cards.
+    ``frames[(i, j, k)][r]``: the matches of rotation ``r`` (seat ``p`` plays strategy
+    ``(i, j, k)[(p + r) % 3]``)."""
+
+    variant: Variant
+    strategies: list[str]
+    matches: int
+    seed: int
+    policy: str
+    frames: dict
+
+    @property
+    def table(self) -> pd.DataFrame:
+        """Per table of three and strategy: its win rate with a 95% interval (a third is even;
+        an undecided match counts a third), its score margin per hand over the mean of the other
+        two seats (± s.e.), set rate, average winning bid and hands per match. The unit of the
+        intervals is a match index: its rotations play the same cards."""
+        rows = []
+        for trio, frames in self.frames.items():
+            for slot, who in enumerate(trio):
+                wins = np.zeros(self.matches)
+                margin = np.zeros(self.matches)
+                sets = contracts = bids = hands = 0
+                for r, df in enumerate(frames):
+                    seat = (slot - r) % 3
+                    won = (df.winner == seat).to_numpy() + (df.winner < 0).to_numpy() / 3
+                    score = df[[f"score_{p}" for p in range(3)]].to_numpy()
+                    others = (score.sum(1) - score[:, seat]) / 2
+                    wins += won / 3
+                    margin += (score[:, seat] - others) / df.hands.to_numpy() / 3
+                    sets += df[f"sets_{seat}"].sum()
+                    contracts += df[f"contracts_{seat}"].sum()
+                    bids += df[f"bids_{seat}"].sum()
+                    hands += df.hands.sum()
+                n = self.matches
+                se = wins.std(ddof=1) / math.sqrt(n) if n > 1 else float("nan")
+                rows.append({
+                    "table": " / ".join(self.strategies[k] for k in trio),
+                    "strategy": self.strategies[who], "matches": 3 * n,
+                    "win_rate": float(wins.mean()), "win_rate_se": se,
+                    "ci_low": float(wins.mean() - 1.96 * se), "ci_high": float(wins.mean() + 1.96 * se),
+                    "margin_per_hand": float(margin.mean()),
+                    "margin_se": float(margin.std(ddof=1) / math.sqrt(n)) if n > 1 else float("nan"),
+                    "set_rate": float(sets / contracts) if contracts else float("nan"),
+                    "avg_bid": float(bids / contracts) if contracts else float("nan"),
+                    "hands_per_match": float(hands / (3 * n)),
+                })
+        return pd.DataFrame(rows)
+
+    def provenance(self) -> dict:
+        return {"variant": self.variant.spec, "strategies": self.strategies,
+                "matches_per_table": 3 * self.matches, "seed": self.seed, "play_policy": self.policy,
+                "seats_rotated": True, "version": __version__}
+
+
+def round_table(v: Variant, strats: list[Strategy], matches: int, seed: int = 0,
+                policy: str = "heuristic", progress: bool = False) -> RoundTable:
+    """Three-hand tournament: every three of ``strats`` (all of them when there are three) play
+    ``matches`` matches in each of the three rotations of the seats."""
+    from itertools import combinations
+
+    from .progress import bar
+    names = [s.spec for s in strats]
+    if len(set(names)) != len(names) or len(strats) < 3:
+        raise ValueError(f"a {v.name} tournament needs at least three different strategies "
+                         "(one per seat)")
+    trios = list(combinations(range(len(strats)), 3))
+    frames = {}
+    with bar(3 * len(trios), f"rotations ({matches:,} matches each)", progress, unit=" rotations") as pb:
+        for trio in trios:
+            frames[trio] = []
+            for r in range(3):
+                seated = [strats[trio[(p + r) % 3]] for p in range(3)]
+                frames[trio].append(play_matches(v, *seated, matches=matches, seed=seed, policy=policy))
+                pb.update(1)
+    return RoundTable(v, names, matches, seed, policy, frames)
+
+
 def tournament(v: Variant | str, strategies: list[str | Strategy], matches: int = 2000,
-               seed: int = 0, policy: str = "heuristic", progress: bool = False) -> Tournament:
+               seed: int = 0, policy: str = "heuristic", progress: bool = False) -> Tournament | RoundTable:
     """A duplicate round robin: every pair of strategies meets on the same ``matches`` matches
-    twice, seats swapped."""
+    twice, seats swapped. In three-hand, a :func:`round_table` instead."""
     from .progress import bar
     v = variant(v) if isinstance(v, str) else v
     strats = [strategy(s) for s in strategies]
+    if v.teams == 3:
+        return round_table(v, strats, matches, seed, policy, progress)
     names = [s.spec for s in strats]
     if len(set(names)) != len(names) or len(strats) < 2:
         raise ValueError("a tournament needs at least two different strategies")
@@ -222,22 +329,26 @@ def tournament(v: Variant | str, strategies: list[str | Strategy], matches: int 
 # ------------------------------------------------------------------------------------------
 # One match, hand by hand.
 
-def match_hands(v: Variant | str, seed: int, team0: str | Strategy = DEFAULT_BIDDING,
-                team1: str | Strategy = DEFAULT_BIDDING, m: int = 0, policy: str = "heuristic") -> list[dict]:
-    """The hand records of match ``m``, each with the running ``totals`` after it."""
+def match_hands(v: Variant | str, seed: int, *sides: str | Strategy, m: int = 0,
+                policy: str = "heuristic") -> list[dict]:
+    """The hand records of match ``m``, one bidding strategy per side (default: the default
+    strategy for all), each record with the running ``totals`` after it."""
     from .records import records
     v = variant(v) if isinstance(v, str) else v
-    a, b = strategy(team0), strategy(team1)
+    strats = [strategy(s) for s in (sides or [DEFAULT_BIDDING] * v.teams)]
+    if len(strats) != v.teams:
+        raise ValueError(f"{v.name} has {v.teams} sides: give {v.teams} strategies")
     target, higher, set_out = _end_rules(v)
-    totals = [0, 0]
+    totals = np.zeros(v.teams, np.int64)
     out = []
     for h in range(MAX_HANDS):
-        rec = records(v, 1, seed, start=m * MAX_HANDS + h, policy=policy, bidding=[a, b, a, b])[0]
-        totals = [totals[0] + rec["score"][0], totals[1] + rec["score"][1]]
-        rec["totals"] = totals
+        rec = records(v, 1, seed, start=m * MAX_HANDS + h, policy=policy,
+                      bidding=[strats[v.team(p)] for p in range(v.players)])[0]
+        totals = totals + rec["score"]
+        rec["totals"] = totals.tolist()
         out.append(rec)
         if rec["bidder"] is not None:
-            w = game_over(totals[0], totals[1], rec["bidder"] % 2, target, higher, set_out)
+            w = game_over(totals, v.team(rec["bidder"]), target, higher, set_out)
             if w >= 0:
                 rec["winner"] = int(w)
                 break

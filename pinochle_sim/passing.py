@@ -1,5 +1,6 @@
-"""Trump and passing: the bid winner names trump, then (where the variant passes) its partner
-passes cards to it and it passes as many back.
+"""After the auction: where the variant passes, the bid winner's partner passes cards to it and
+it passes as many back; where it has a kitty (three-hand), the bid winner takes it and discards
+as many cards before naming trump.
 
 Policy, after seed 004's advice:
 
@@ -11,14 +12,19 @@ Policy, after seed 004's advice:
   its own meld where it can;
 * the bidder passes back cards that are not part of its meld (RULES.md: in ``classic-pass4`` it
   passes back cards that are not part of its meld), never trump while it has other cards, keeping
-  aces, and emptying its shortest side suits first so that it can trump them.
+  aces, and emptying its shortest side suits first so that it can trump them;
+* the bid winner with a kitty names the trump its whole hand (kitty included) is best in, and
+  discards cards that are neither trump nor part of its meld: first side-suit counters that
+  cannot win a trick on their own (a ten without both aces of its suit, kings; where the
+  discard counts, they bank their points), then the lowest cards of its shortest side suits
+  (to trump them); never an ace or a ten behind both aces.
 """
 from __future__ import annotations
 
 import numpy as np
 
 from ._numba import njit
-from .cards import A, T
+from .cards import COPIES, A, T
 from .meld import JD, QS, meld_used
 
 
@@ -69,12 +75,11 @@ def choose_cards(hand, n, scores, out):
 
 
 @njit
-def pass_cards(hands, bidder, trump, n, mv, run_mode, extra_kq, rec):
-    """Partner passes ``n`` cards to ``bidder``, which passes ``n`` back; ``hands`` change in place.
-
-    ``rec[0]`` and ``rec[1]`` receive the kinds passed each way.
+def pass_cards(hands, bidder, partner, trump, n, tb, rec):
+    """``partner`` passes ``n`` cards to ``bidder``, which passes ``n`` back; ``hands`` change in
+    place. ``rec[0]`` and ``rec[1]`` receive the kinds passed each way.
     """
-    partner = (bidder + 2) % 4
+    mv, run_mode, extra_kq = tb.meld_values, tb.run_mode, tb.extra_kq
     used = np.empty(24, np.int8)
     scores = np.empty(24, np.float64)
     meld_used(hands[partner], trump, mv, run_mode, extra_kq, used)
@@ -117,7 +122,7 @@ def sure_sweep(hand, trump):
     own_trumps = 0
     for r in range(6):
         own_trumps += hand[6 * trump + r]
-    missing = 12 - own_trumps
+    missing = 6 * COPIES - own_trumps
     if missing > 0:
         # the lowest of its top `missing` trumps must rank with or above the highest missing trump
         top_missing = -1
@@ -147,3 +152,43 @@ def sure_sweep(hand, trump):
             if hand[6 * s + r] < 2:
                 return False  # a missing card outranks its lowest
     return True
+
+
+@njit
+def _discard_score(k, trump, suit_len, hand, points):
+    """How much the bid winner wants to discard a spare card of kind ``k`` (highest first)."""
+    s, r = k // 6, k % 6
+    if s == trump:
+        return -1000.0 + r
+    if r == A or (r == T and hand[6 * s + A] == 2):
+        return -500.0 + r  # a winner
+    if points[r] > 0:
+        return 200.0 + points[r] - suit_len[s]  # a counter that would be caught: bury it
+    return 100.0 - 10.0 * suit_len[s] + r  # short suits first, lowest card first
+
+
+@njit
+def discard(hand, trump, n, tb, out):
+    """The bid winner (``hand``: its cards with the kitty, counts, changed in place) discards
+    ``n`` cards for trump ``trump``; ``out`` receives their kinds. Cards of its meld go only if
+    every other card is trump or meld."""
+    used = np.empty(24, np.int8)
+    meld_used(hand, trump, tb.meld_values, tb.run_mode, tb.extra_kq, used)
+    suit_len = np.zeros(4, np.int64)
+    for k in range(24):
+        suit_len[k // 6] += hand[k]
+    scores = np.empty(24, np.float64)
+    spare = hand.copy()
+    n_spare = 0
+    for k in range(24):
+        spare[k] -= used[k]
+        n_spare += spare[k]
+        scores[k] = _discard_score(k, trump, suit_len, hand, tb.card_points)
+    if n_spare >= n:
+        choose_cards(spare, n, scores, out)
+    else:
+        for k in range(24):
+            scores[k] -= 10000.0 * used[k]
+        choose_cards(hand, n, scores, out)
+    for i in range(n):
+        hand[out[i]] -= 1

@@ -1,5 +1,6 @@
 """Trick play: the legal cards under a variant's obligations, who wins a trick, the card-play
-policies (``random`` and ``heuristic``) and the twelve tricks of a hand.
+policies (``random`` and ``heuristic``) and the tricks of a hand (twelve of four cards, or
+fifteen of three in three-hand).
 
 Inside the kernels a hand is two 24-bit masks over the kinds: ``h1`` (at least one copy) and
 ``h2`` (both copies), so that the legal cards are a handful of bit operations. Identical cards
@@ -29,12 +30,14 @@ from __future__ import annotations
 import numpy as np
 
 from ._numba import njit
-from .cards import N_KINDS, parse_cards, parse_suit
+from .cards import COPIES, N_KINDS, parse_cards, parse_suit
 from .deal import below
+from .variants import R
 
 POLICIES = ("random", "heuristic")
 RANDOM, HEURISTIC = range(len(POLICIES))
-TRICKS = 12
+MAX_TRICKS = 16  # room in a hand record for the longest hand (15 tricks in three-hand)
+TRUMPS_IN_DECK = 6 * COPIES
 ALL = (1 << N_KINDS) - 1
 _DEBRUIJN = 0x077CB531
 _DEBRUIJN_TABLE = np.array([0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8, 31, 27, 13,
@@ -245,44 +248,50 @@ def choose_follow(legal, unseen, trump, last, win, partner_winning, points):
 
 
 # ------------------------------------------------------------------------------------------
-# Twelve tricks.
+# The tricks of a hand.
 
 @njit
-def play_tricks(hands, leader, trump, bidder_team, must_head, must_trump, must_overtrump, points,
-                last_bonus, policy, draw_trump_min, state, rec_cards, rec_info, team, h1, h2,
-                sitter=-1):
-    """Play out ``hands`` (int8[4, 24] count vectors, left unchanged) from ``leader``.
+def play_tricks(hands, leader, trump, bidder_team, tb, policy, draw_trump_min, state, rec_cards,
+                rec_info, team, h1, h2, sitter=-1):
+    """Play out ``hands`` (int8[seats, 24] count vectors, left unchanged) from ``leader`` under
+    variant ``tb`` (``variants.Tables``: its obligations, card points, seats and sides).
 
-    Each trick is written to ``rec_cards[t]`` (kinds from the leader on; -1 in the last slot
-    when ``sitter``, a seat that does not play, is set) and ``rec_info[t]`` (leader, winner,
-    points with the last-trick bonus); ``team[0..2, side]`` receive each side's trick points,
-    tricks and counters (cards worth points). ``h1``, ``h2`` (int64[4]) are scratch. Returns
-    the random state.
+    Each trick is written to ``rec_cards[t]`` (kinds from the leader on; -1 in the slots of
+    seats that do not play: a fourth slot in three-hand, a ``sitter``) and ``rec_info[t]``
+    (leader, winner, points with the last-trick bonus); ``team[0..2, side]`` receive each
+    side's trick points, tricks and counters (cards worth points). ``h1``, ``h2``
+    (int64[seats]) are scratch. Returns the random state.
 
     With a ``sitter`` (seed 004's "playing 1000") its partner, the bidder, follows its sure plan
     whatever its policy: it leads trumps from the top as many times as there are trumps it
     lacks, then every other card from the top of its suit (``passing.sure_sweep`` checks that
     this plan cannot lose a trick).
     """
-    for p in range(4):
+    rules = tb.rules
+    points = tb.card_points
+    must_head, must_trump, must_overtrump = rules[R.must_head], rules[R.must_trump], rules[R.must_overtrump]
+    seats = rules[R.players]
+    n_tricks = rules[R.hand_size]
+    for p in range(seats):
         h1[p], h2[p] = to_masks(hands[p])
     p1 = 0  # kinds played at least once, and twice
     p2 = 0
-    sweeper = sitter ^ 2 if sitter >= 0 else -1
+    sweeper = tb.partner[sitter] if sitter >= 0 else -1
     trump_leads = 0
     if sweeper >= 0:
-        trump_leads = 12 - popcount(h1[sweeper] & suit_mask(trump)) - popcount(h2[sweeper] & suit_mask(trump))
-    for t in range(TRICKS):
+        trump_leads = (TRUMPS_IN_DECK - popcount(h1[sweeper] & suit_mask(trump))
+                       - popcount(h2[sweeper] & suit_mask(trump)))
+    players = seats - 1 if sitter >= 0 else seats
+    for t in range(n_tricks):
         lead = 0
         win = -1
         win_seat = -1
         pts = 0
         counters = 0
-        players = 3 if sitter >= 0 else 4
-        rec_cards[t, 3] = -1
+        rec_cards[t, :] = -1
         j = 0
-        for k in range(4):
-            seat = (leader + k) & 3
+        for k in range(seats):
+            seat = (leader + k) % seats
             if seat == sitter:
                 continue
             legal = legal_mask(h1[seat], j, lead, win, trump, must_head, must_trump, must_overtrump)
@@ -299,11 +308,11 @@ def play_tricks(hands, leader, trump, bidder_team, must_head, must_trump, must_o
             else:
                 unseen = ALL & ~(h2[seat] | p2 | (h1[seat] & p1))
                 if j == 0:
-                    card = choose_lead(h1[seat], h2[seat], unseen, trump, (seat & 1) == bidder_team,
+                    card = choose_lead(h1[seat], h2[seat], unseen, trump, tb.team[seat] == bidder_team,
                                        points, draw_trump_min)
                 else:
                     card = choose_follow(legal, unseen, trump, j == players - 1, win,
-                                         win_seat == (seat ^ 2), points)
+                                         win_seat == tb.partner[seat], points)
             bit = 1 << card
             if h2[seat] & bit:
                 h2[seat] ^= bit
@@ -324,12 +333,12 @@ def play_tricks(hands, leader, trump, bidder_team, must_head, must_trump, must_o
             pts += p
             counters += p > 0
             j += 1
-        if t == TRICKS - 1:
-            pts += last_bonus
+        if t == n_tricks - 1:
+            pts += rules[R.last_trick]
         rec_info[t, 0] = leader
         rec_info[t, 1] = win_seat
         rec_info[t, 2] = pts
-        side = win_seat & 1
+        side = tb.team[win_seat]
         team[0, side] += pts
         team[1, side] += 1
         team[2, side] += counters

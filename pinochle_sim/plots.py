@@ -42,7 +42,7 @@ def _figure(figsize: tuple[float, float], **subplots) -> tuple[Chart, object]:
 
 def caption(stats: DeclarerStats) -> str:
     v = stats.variant
-    return (f"{v.spec} | play: {stats.policy} | {stats.deals:,} deals x 4 declarers | seed "
+    return (f"{v.spec} | play: {stats.policy} | {stats.deals:,} deals x {stats.variant.players} declarers | seed "
             f"{stats.seed} | pinochle-sim {stats.provenance()['version']}")
 
 

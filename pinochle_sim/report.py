@@ -32,7 +32,7 @@ def write_bid_chart(stats: DeclarerStats, out: str | Path, formats=FORMATS,
         model = strategy(DEFAULT_BIDDING).model(stats.variant)  # the default bidding's auction model
         if "png" in formats:
             plots.save(plots.auction_curves(model, plots.caption(stats).replace(
-                f"{stats.deals:,} deals x 4 declarers", "auctions of the default bidding")),
+                f"{stats.deals:,} deals x {stats.variant.players} declarers", "auctions of the default bidding")),
                 stage / "auction_chart.png")
             plots.save(plots.bid_heatmap(stats, confidence), stage / "bid_chart.png")
             plots.save(plots.bid_heatmap(stats, confidence, by="trumps"), stage / "bid_chart_trumps.png")

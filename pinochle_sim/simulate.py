@@ -12,6 +12,7 @@ import json
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -19,32 +20,126 @@ from numba import prange
 
 from . import __version__
 from ._numba import njit, pnjit
-from .auction import N_SITUATIONS, continue_auction, hand_worth, run_auction
+from .auction import (N_SITUATIONS, Bidding, choose_trump, continue_auction, hand_worth,
+                      run_auction)
 from .cards import NINE, SUITS
 from .deal import BLOCK, deal_around, deal_one, stream
 from .files import atomic_write
 from .meld import hand_meld_all_trumps
-from .passing import pass_cards, sure_sweep
-from .play import POLICIES, TRICKS, play_tricks
+from .passing import discard, pass_cards, sure_sweep
+from .play import MAX_TRICKS, POLICIES, play_tricks
 from .scoring import banked_meld, score_hand, score_playing_1000
 from .strategies import DEFAULT_BIDDING, Strategy, strategies_arrays, strategy
 from .variants import DIX, R, Variant, band_width, compile_variant, meld_unit, variant
 
+#: The columns of a summary row, for the largest table (four seats' meld, three sides' points,
+#: tricks, counters and scores); a variant's frame keeps its own (:func:`columns`).
 COLUMNS = ("dealer", "thrown_in", "bidder", "bid", "trump", "meld_0", "meld_1", "meld_2", "meld_3",
-           "points_0", "points_1", "tricks_0", "tricks_1", "counters_0", "counters_1", "made",
-           "score_0", "score_1", "calls", "bidder_worth", "bid_meld", "bid_aces", "bid_tens",
-           "bid_kings", "bid_trumps", "side_total", "playing_1000", "bid_situation")
+           "points_0", "points_1", "points_2", "tricks_0", "tricks_1", "tricks_2", "counters_0",
+           "counters_1", "counters_2", "made", "score_0", "score_1", "score_2", "calls",
+           "bidder_worth", "bid_meld", "bid_aces", "bid_tens", "bid_kings", "bid_trumps",
+           "side_total", "playing_1000", "bid_situation", "discard_points")
 C = {name: i for i, name in enumerate(COLUMNS)}
-(DEALER, THROWN, BIDDER, BID, TRUMP, MELD0, _M1, _M2, _M3, POINTS0, _P1, TRICKS0, _T1, COUNTERS0, _C1,
- MADE, SCORE0, _S1, CALLS, WORTH, BID_MELD, BID_ACES, BID_TENS, BID_KINGS, BID_TRUMPS,
- SIDE_TOTAL, PLAYING_1000, BID_SITUATION) = range(len(COLUMNS))
-#: What the bidder saw when bidding (its own cards before any passing) and what its side banked
-#: towards the contract (meld kept under the no-trick rule, plus trick points).
+(DEALER, THROWN, BIDDER, BID, TRUMP, MELD0, POINTS0, TRICKS0, COUNTERS0, MADE, SCORE0, CALLS, WORTH,
+ BID_MELD, BID_ACES, BID_TENS, BID_KINGS, BID_TRUMPS, SIDE_TOTAL, PLAYING_1000, BID_SITUATION,
+ DISCARD_POINTS) = (C[n] for n in (
+    "dealer", "thrown_in", "bidder", "bid", "trump", "meld_0", "points_0", "tricks_0", "counters_0",
+    "made", "score_0", "calls", "bidder_worth", "bid_meld", "bid_aces", "bid_tens", "bid_kings",
+    "bid_trumps", "side_total", "playing_1000", "bid_situation", "discard_points"))
+MAX_SIDES = 3
+#: What the bidder saw when bidding (its own cards before any passing or kitty) and what its
+#: side banked towards the contract (meld kept under the no-trick rule, plus trick points).
 DRAW_TRUMP_MIN = 4  # the heuristic declarer draws trump holding at least this many
 
 
+def columns(v: Variant) -> list[str]:
+    """The columns of variant ``v``'s frame: meld per seat; points, tricks, counters and score
+    per side (team 0 = seats 0 and 2 in four-hand; each seat its own side in three-hand); the
+    discard's points where there is a kitty."""
+    def keep(name: str) -> bool:
+        stem, _, k = name.rpartition("_")
+        if stem == "meld":
+            return int(k) < v.players
+        if stem in ("points", "tricks", "counters", "score"):
+            return int(k) < v.teams
+        return name != "discard_points" or v.kitty > 0
+    return [c for c in COLUMNS if keep(c)]
+
+
+def side_of(v: Variant, seats: np.ndarray) -> np.ndarray:
+    """The side each seat in ``seats`` plays for (``Variant.team``, elementwise)."""
+    return seats % 2 if v.players == 4 else np.asarray(seats)
+
+
+def partner_meld(v: Variant, rows: np.ndarray, seats: np.ndarray) -> np.ndarray:
+    """The meld of each row's partner of ``seats`` (0 without partners)."""
+    if v.players != 4:
+        return np.zeros(len(rows), rows.dtype)
+    return np.take_along_axis(rows[:, MELD0:MELD0 + 4], ((seats + 2) % 4)[:, None], 1)[:, 0]
+
+
+def others_score(v: Variant, rows: np.ndarray, side: np.ndarray) -> np.ndarray:
+    """What the sides other than ``side`` bank, per row: the other team's score in four-hand,
+    the mean of the other seats' in three-hand."""
+    scores = rows[:, SCORE0:SCORE0 + v.teams]
+    own = np.take_along_axis(scores, np.asarray(side)[:, None], 1)[:, 0]
+    others = scores.sum(1) - own
+    return others if v.teams == 2 else others / (v.teams - 1)
+
+
+class Work(NamedTuple):
+    """One thread's scratch for a hand (see :func:`workspace`)."""
+
+    hands: np.ndarray      # int8[seats + 1, 24]: each seat's cards, the kitty last
+    deck: np.ndarray       # int8[48]
+    calls: np.ndarray      # int32[max_calls, 2]: (seat, bid or -1)
+    passes: np.ndarray     # int8[2, 12]: cards passed each way, or the discard (row 0)
+    tricks: np.ndarray     # int8[MAX_TRICKS, 4]: each trick's cards from its leader
+    tinfo: np.ndarray      # int32[MAX_TRICKS, 3]: leader, winner, points
+    melds: np.ndarray      # int32[seats, 4]: each seat's meld in every trump
+    worth: np.ndarray      # float64[seats, situations]: what each seat bids
+    trumps: np.ndarray     # int64[seats]: the trump each seat would name
+    team: np.ndarray       # int64[3, sides]: trick points, tricks, counters
+    team_meld: np.ndarray  # int64[sides]
+    team_dix: np.ndarray   # int64[sides]
+    score: np.ndarray      # int64[sides]
+    h1: np.ndarray         # int64[seats]: scratch of the trick play
+    h2: np.ndarray
+
+
 @njit
-def _five_nines_no_meld(c, mv, run_mode, extra_kq, melds):
+def workspace(tb, max_calls):
+    """A :class:`Work` for variant ``tb``."""
+    seats = tb.rules[R.players]
+    sides = tb.rules[R.teams]
+    return Work(np.zeros((seats + 1, 24), np.int8), np.empty(48, np.int8),
+                np.empty((max_calls, 2), np.int32), np.zeros((2, 12), np.int8),
+                np.empty((MAX_TRICKS, 4), np.int8), np.empty((MAX_TRICKS, 3), np.int32),
+                np.empty((seats, 4), np.int32), np.empty((seats, N_SITUATIONS), np.float64),
+                np.empty(seats, np.int64), np.empty((3, sides), np.int64), np.empty(sides, np.int64),
+                np.empty(sides, np.int64), np.empty(sides, np.int64), np.empty(seats, np.int64),
+                np.empty(seats, np.int64))
+
+
+@njit
+def with_record(w, calls, passes, tricks, tinfo):
+    """``w`` writing its hand record into the given arrays."""
+    return Work(w.hands, w.deck, calls, passes, tricks, tinfo, w.melds, w.worth, w.trumps, w.team,
+                w.team_meld, w.team_dix, w.score, w.h1, w.h2)
+
+
+@njit
+def _deal(seed, i, tb, hands, deck):
+    deal_one(seed, i, deck, hands, tb.rules[R.players], tb.rules[R.hand_size])
+
+
+@njit
+def _deal_around(seed, i, seat, fixed, tb, hands, deck):
+    deal_around(seed, i, seat, fixed, deck, hands, tb.rules[R.players], tb.rules[R.hand_size])
+
+
+@njit
+def _five_nines_no_meld(c, mv, melds):
     """Seed 004's optional throw-in: five nines or more, and no meld but nines of trump."""
     nines = 0
     for s in range(4):
@@ -58,44 +153,41 @@ def _five_nines_no_meld(c, mv, run_mode, extra_kq, melds):
 
 
 @njit
-def workspace(max_calls):
-    """(hands, deck, calls, passes, tricks, tinfo, melds, worth, iw): one thread's scratch."""
-    return (np.empty((4, 24), np.int8), np.empty(48, np.int8), np.empty((max_calls, 2), np.int32),
-            np.empty((2, 12), np.int8), np.empty((TRICKS, 4), np.int8),
-            np.empty((TRICKS, 3), np.int32), np.empty((4, 4), np.int32),
-            np.empty((4, N_SITUATIONS), np.float64),
-            np.empty(24, np.int64))
+def meld_hands(tb, hands, melds):
+    """Every seat's meld in every trump."""
+    for p in range(tb.rules[R.players]):
+        hand_meld_all_trumps(hands[p], tb.meld_values, tb.run_mode, tb.extra_kq, melds[p])
 
 
 @njit
-def value_hands(hands, mv, run_mode, extra_kq, rules, bid_weight, bid_table, band, melds, worth, trumps):
+def value_hands(tb, bd, hands, melds, worth, trumps):
     """Every seat's meld in every trump (``melds``), what its bidding strategy bids in each auction
     situation (``worth``) and the trump it would name (``trumps``)."""
-    for p in range(4):
-        hand_meld_all_trumps(hands[p], mv, run_mode, extra_kq, melds[p])
-        trumps[p] = hand_worth(hands[p], melds[p], bid_weight[p], bid_table[p], band, rules, worth[p])
+    meld_hands(tb, hands, melds)
+    for p in range(tb.rules[R.players]):
+        trumps[p] = hand_worth(hands[p], melds[p], bd.weight[p], bd.table[p], bd.band, tb.rules,
+                               worth[p])
 
 
 @njit
-def play_deal(seed, i, forced_bidder, mv, run_mode, extra_kq, points, rules, bid_weight, bid_table,
-              margin, band, policy, hands, deck, calls, passes, tricks, tinfo, melds, worth, iw, row):
-    """Play deal ``i`` in full and write its summary ``row`` (see ``COLUMNS``).
+def play_deal(seed, i, forced_bidder, tb, bd, policy, w, row):
+    """Play deal ``i`` of variant ``tb`` with the seats' bidding ``bd`` and play ``policy``, and
+    write its summary ``row`` (see ``COLUMNS``).
 
-    ``hands`` (int8[4, 24]) receives the hands after passing; ``calls``, ``passes``, ``tricks``
-    and ``tinfo`` (leader, winner, points of each trick) receive the hand record; ``deck``,
-    ``melds``, ``worth`` and ``iw`` are scratch. ``forced_bidder >= 0`` skips the auction and
-    makes that seat the declarer at a bid of 0 (for the bid tables).
+    ``w.hands`` receives the hands as played; ``w.calls``, ``w.passes``, ``w.tricks`` and
+    ``w.tinfo`` the hand record. ``forced_bidder >= 0`` skips the auction and makes that seat the
+    declarer at a bid of 0 (for the bid tables).
     """
+    rules = tb.rules
     row[:] = 0
-    dealer = i % 4
+    dealer = i % rules[R.players]
     row[DEALER] = dealer
-    deal_one(seed, i, deck, hands)
+    _deal(seed, i, tb, w.hands, w.deck)
     state = stream(seed, i, 1)
-    best_trump = iw[0:4]
-    value_hands(hands, mv, run_mode, extra_kq, rules, bid_weight, bid_table, band, melds, worth, best_trump)
+    value_hands(tb, bd, w.hands, w.melds, w.worth, w.trumps)
     thrown = False
-    for p in range(4):
-        if rules[R.five_nines] and _five_nines_no_meld(hands[p], mv, run_mode, extra_kq, melds[p]):
+    for p in range(rules[R.players]):
+        if rules[R.five_nines] and _five_nines_no_meld(w.hands[p], tb.meld_values, w.melds[p]):
             thrown = True
     n_calls = 0
     bidder = -1
@@ -104,7 +196,7 @@ def play_deal(seed, i, forced_bidder, mv, run_mode, extra_kq, points, rules, bid
     if forced_bidder >= 0:
         bidder = forced_bidder
     elif not thrown:
-        bidder, bid, n_calls, sit = run_auction(dealer, worth, margin, rules, calls)
+        bidder, bid, n_calls, sit = run_auction(dealer, w.worth, bd.margin, tb, w.calls)
     row[CALLS] = n_calls
     row[BID_SITUATION] = sit
     if bidder < 0:
@@ -113,29 +205,31 @@ def play_deal(seed, i, forced_bidder, mv, run_mode, extra_kq, points, rules, bid
         row[TRUMP] = -1
         row[MADE] = -1
         return
-    trump = best_trump[bidder]
-    w = worth[bidder, max(sit, 0)]
-    row[WORTH] = np.int32(round(w)) if np.isfinite(w) else -1
-    declare(dealer, bidder, bid, trump, forced_bidder >= 0, mv, run_mode, extra_kq, points, rules,
-            policy, hands, state, passes, tricks, tinfo, melds, iw, row)
+    x = w.worth[bidder, max(sit, 0)]
+    row[WORTH] = np.int32(round(x)) if np.isfinite(x) else -1
+    declare(dealer, bidder, bid, w.trumps[bidder], forced_bidder >= 0, tb, policy, w, state, row)
 
 
 @njit
-def declare(dealer, bidder, bid, trump, forced, mv, run_mode, extra_kq, points, rules, policy,
-            hands, state, passes, tricks, tinfo, melds, iw, row):
-    """The hand from the contract on: passing, meld, the tricks and the score, into ``row``.
+def declare(dealer, bidder, bid, trump, forced, tb, policy, w, state, row):
+    """The hand from the contract on: the kitty and discard or the passing, meld, the tricks and
+    the score, into ``row``.
 
-    ``hands`` (int8[4, 24]) are the hands as dealt and ``melds`` (int32[4, 4]) each seat's meld
-    in every trump; both are updated by passing. ``forced``: a declarer simulation (no auction),
-    so nobody plays for 1000 and ``made`` is not recorded.
+    ``w.hands`` are the hands as dealt (the kitty last) and ``w.melds`` each seat's meld in every
+    trump; both are updated as cards change hands. ``trump`` is the one the bidder saw when
+    bidding (-1: its best); with a kitty it names trump again after the discard. ``forced``: a
+    declarer simulation (no auction), so nobody plays for 1000 and ``made`` is not recorded.
     """
-    team = iw[4:10].reshape((3, 2))
-    team_meld = iw[10:12]
-    team_dix = iw[12:14]
-    score = iw[14:16]
+    rules = tb.rules
+    mv = tb.meld_values
+    hands, melds = w.hands, w.melds
+    players = rules[R.players]
+    sides = rules[R.teams]
+    partner = tb.partner[bidder]
+    if trump < 0:
+        trump = choose_trump(hands[bidder], melds[bidder], rules)
     row[BIDDER] = bidder
     row[BID] = bid
-    row[TRUMP] = trump
     row[BID_MELD] = melds[bidder, trump]
     for s in range(4):
         row[BID_ACES] += hands[bidder, 6 * s]
@@ -143,134 +237,150 @@ def declare(dealer, bidder, bid, trump, forced, mv, run_mode, extra_kq, points, 
         row[BID_KINGS] += hands[bidder, 6 * s + 2]
     for r in range(6):
         row[BID_TRUMPS] += hands[bidder, 6 * trump + r]
-    k = rules[R.pass_cards]
-    if k > 0:  # only the passing partners' hands change
-        pass_cards(hands, bidder, trump, k, mv, run_mode, extra_kq, passes)
-        for p in (bidder, (bidder + 2) % 4):
-            hand_meld_all_trumps(hands[p], mv, run_mode, extra_kq, melds[p])
+    discard_pts = 0
+    k = rules[R.kitty]
+    if k > 0:  # the bid winner takes the kitty, discards as many cards, then names trump
+        for c in range(24):
+            hands[bidder, c] += hands[players, c]
+        hand_meld_all_trumps(hands[bidder], mv, tb.run_mode, tb.extra_kq, melds[bidder])
+        trump = choose_trump(hands[bidder], melds[bidder], rules)
+        discard(hands[bidder], trump, k, tb, w.passes[0])
+        hand_meld_all_trumps(hands[bidder], mv, tb.run_mode, tb.extra_kq, melds[bidder])
+        if rules[R.discard_counts]:
+            for j in range(k):
+                discard_pts += tb.card_points[w.passes[0, j] % 6]
+    row[TRUMP] = trump
+    row[DISCARD_POINTS] = discard_pts
+    n = rules[R.pass_cards]
+    if n > 0:  # only the passing partners' hands change
+        pass_cards(hands, bidder, partner, trump, n, tb, w.passes)
+        for p in (bidder, partner):
+            hand_meld_all_trumps(hands[p], mv, tb.run_mode, tb.extra_kq, melds[p])
     # seed 004's optional "playing 1000": the bidder, leading, announces a sure sweep; its side
     # shows no meld and its partner sits out
-    sweep = (rules[R.playing_1000] and not forced and rules[R.first_lead] == 0
+    sweep = (rules[R.playing_1000] and not forced and rules[R.first_lead] == 0 and partner >= 0
              and sure_sweep(hands[bidder], trump))
     row[PLAYING_1000] = sweep
-    team_meld[:] = 0
-    team_dix[:] = 0
-    team[:] = 0
-    for p in range(4):
-        m = 0 if sweep and p % 2 == bidder % 2 else melds[p, trump]
+    bt = tb.team[bidder]
+    w.team_meld[:] = 0
+    w.team_dix[:] = 0
+    w.team[:] = 0
+    w.team[0, bt] = discard_pts
+    for p in range(players):
+        m = 0 if sweep and tb.team[p] == bt else melds[p, trump]
         row[MELD0 + p] = m
-        team_meld[p % 2] += m
-        team_dix[p % 2] += mv[DIX, hands[p, 6 * trump + NINE]]
-    leader = bidder if rules[R.first_lead] == 0 else (dealer + 1) % 4
-    play_tricks(hands, leader, trump, bidder % 2, rules[R.must_head], rules[R.must_trump],
-                rules[R.must_overtrump], points, rules[R.last_trick], policy, DRAW_TRUMP_MIN, state,
-                tricks, tinfo, team, iw[16:20], iw[20:24], (bidder + 2) % 4 if sweep else -1)
+        w.team_meld[tb.team[p]] += m
+        w.team_dix[tb.team[p]] += mv[DIX, hands[p, 6 * trump + NINE]]
+    leader = bidder if rules[R.first_lead] == 0 else (dealer + 1) % players
+    play_tricks(hands, leader, trump, bt, tb, policy, DRAW_TRUMP_MIN, state, w.tricks, w.tinfo,
+                w.team, w.h1, w.h2, partner if sweep else -1)
     if sweep:
-        made = score_playing_1000(bidder, team_meld, team[0], team[2], score)
+        made = score_playing_1000(bt, w.team_meld, w.team[0], w.team[2], w.score)
     else:
-        made = score_hand(bidder, bid, team_meld, team_dix, team[0], team[1], team[2],
-                          rules[R.min_tricks], rules[R.no_trick], score)
+        made = score_hand(bt, bid, w.team_meld, w.team_dix, w.team[0], w.team[1], w.team[2], rules,
+                          w.score)
     row[MADE] = made if not forced else -1
-    bt = bidder % 2
-    row[SIDE_TOTAL] = team[0, bt] + banked_meld(bt, bt, team_meld[bt], team_dix[bt], team[1, bt],
-                                                team[2, bt], rules[R.no_trick])
-    for t in range(2):
-        row[POINTS0 + t] = team[0, t]
-        row[TRICKS0 + t] = team[1, t]
-        row[COUNTERS0 + t] = team[2, t]
-        row[SCORE0 + t] = score[t]
+    row[SIDE_TOTAL] = w.team[0, bt] + banked_meld(bt, bt, w.team_meld[bt], w.team_dix[bt],
+                                                  w.team[1, bt], w.team[2, bt], rules[R.no_trick])
+    for t in range(sides):
+        row[POINTS0 + t] = w.team[0, t]
+        row[TRICKS0 + t] = w.team[1, t]
+        row[COUNTERS0 + t] = w.team[2, t]
+        row[SCORE0 + t] = w.score[t]
 
 
 @pnjit
-def _play_many(seed, start, n, forced_bidder, mv, run_mode, extra_kq, points, rules, bid_weight,
-               bid_table, margin, band, policy, max_calls, rows):
+def _play_many(seed, start, n, forced_bidder, tb, bd, policy, max_calls, rows):
     """Summaries of deals ``start .. start+n-1`` into ``rows`` (int32[n, len(COLUMNS)])."""
     for b in prange((n + BLOCK - 1) // BLOCK):
-        hands, deck, calls, passes, tricks, tinfo, melds, worth, iw = workspace(max_calls)
+        w = workspace(tb, max_calls)
         for d in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
-            play_deal(seed, start + d, forced_bidder, mv, run_mode, extra_kq, points, rules,
-                      bid_weight, bid_table, margin, band, policy, hands, deck, calls, passes,
-                      tricks, tinfo, melds, worth, iw, rows[d])
+            play_deal(seed, start + d, forced_bidder, tb, bd, policy, w, rows[d])
 
 
 @pnjit
-def _record_many(seed, start, n, forced_bidder, mv, run_mode, extra_kq, points, rules, bid_weight,
-                 bid_table, margin, band, policy, dealt, calls, passes, tricks, tinfo, rows):
-    """As :func:`_play_many`, keeping each deal's cards, calls, passes and tricks."""
+def _record_many(seed, start, n, forced_bidder, tb, bd, policy, dealt, calls, passes, tricks, tinfo,
+                 rows):
+    """As :func:`_play_many`, keeping each deal's cards (and kitty), calls, passes or discard and
+    tricks."""
     for d in prange(n):
-        hands, deck, _, _, _, _, melds, worth, iw = workspace(1)
-        deal_one(seed, start + d, deck, dealt[d])
-        play_deal(seed, start + d, forced_bidder, mv, run_mode, extra_kq, points, rules,
-                  bid_weight, bid_table, margin, band, policy, hands, deck, calls[d], passes[d],
-                  tricks[d], tinfo[d], melds, worth, iw, rows[d])
+        w = with_record(workspace(tb, 1), calls[d], passes[d], tricks[d], tinfo[d])
+        _deal(seed, start + d, tb, dealt[d], w.deck)
+        play_deal(seed, start + d, forced_bidder, tb, bd, policy, w, rows[d])
 
 
 @pnjit
-def _declare_hand(seed, deals, seat, fixed, dealer, trumps, mv, run_mode, extra_kq, points, rules,
-                  policy, rows):
+def _declare_hand(seed, deals, seat, fixed, dealer, trumps, tb, policy, rows):
     """The deals numbered ``deals`` (int64[n]) with ``seat`` holding ``fixed`` (int8[24]) and
-    declaring in each trump of ``trumps``, into ``rows`` (int32[n, len(trumps), len(COLUMNS)]).
-    ``dealer < 0``: deal ``i``'s dealer is ``i % 4``. Every trump plays the same deals and
-    random streams."""
+    declaring in each trump of ``trumps`` (-1: the trump it names), into ``rows`` (int32[n,
+    len(trumps), len(COLUMNS)]). ``dealer < 0``: deal ``i``'s dealer is ``i % seats``. Every
+    trump plays the same deals and random streams."""
     n = deals.shape[0]
+    players = tb.rules[R.players]
     for b in prange((n + BLOCK - 1) // BLOCK):
-        hands, deck, _, passes, tricks, tinfo, melds, _, iw = workspace(1)
-        dealt = np.empty((4, 24), np.int8)
+        w = workspace(tb, 1)
+        dealt = np.zeros(w.hands.shape, np.int8)
         for d in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
             i = deals[d]
-            deal_around(seed, i, seat, fixed, deck, dealt)
-            dl = i % 4 if dealer < 0 else dealer
+            _deal_around(seed, i, seat, fixed, tb, dealt, w.deck)
+            dl = i % players if dealer < 0 else dealer
             for k in range(trumps.shape[0]):
-                hands[:] = dealt
-                for p in range(4):
-                    hand_meld_all_trumps(hands[p], mv, run_mode, extra_kq, melds[p])
+                w.hands[:] = dealt
+                meld_hands(tb, w.hands, w.melds)
                 row = rows[d, k]
                 row[:] = 0
                 row[DEALER] = dl
-                declare(dl, seat, 0, trumps[k], True, mv, run_mode, extra_kq, points, rules, policy,
-                        hands, stream(seed, i, 1), passes, tricks, tinfo, melds, iw, row)
+                declare(dl, seat, 0, trumps[k], True, tb, policy, w, stream(seed, i, 1), row)
 
 
 @pnjit
-def _worths_around(seed, start, n, seat, fixed, mv, run_mode, extra_kq, rules, bid_weight, bid_table,
-                   band, out):
+def _worths_around(seed, start, n, seat, fixed, tb, bd, out):
     """For deals ``start .. start+n-1`` dealt around ``fixed`` in ``seat``: what every seat's
-    bidding strategy would bid in each auction situation, into ``out`` (float64[n, 4, situations])."""
+    bidding strategy would bid in each auction situation, into ``out`` (float64[n, seats,
+    situations])."""
     for b in prange((n + BLOCK - 1) // BLOCK):
-        hands, deck, _, _, _, _, melds, _, iw = workspace(1)
+        w = workspace(tb, 1)
         for d in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
-            deal_around(seed, start + d, seat, fixed, deck, hands)
-            value_hands(hands, mv, run_mode, extra_kq, rules, bid_weight, bid_table, band, melds, out[d],
-                        iw[0:4])
+            _deal_around(seed, start + d, seat, fixed, tb, w.hands, w.deck)
+            value_hands(tb, bd, w.hands, w.melds, out[d], w.trumps)
+
+
+@njit
+def lead_over_others(score, side):
+    """Side ``side``'s score minus the mean of the other sides' (the other team's in four-hand)."""
+    others = 0.0
+    for t in range(score.shape[0]):
+        if t != side:
+            others += score[t]
+    return score[side] - others / (score.shape[0] - 1)
 
 
 @pnjit
-def _after_pass(seed, deals, fixed, dealer, passed0, high, high_seat, mv, run_mode, extra_kq, points,
-                rules, bid_weight, bid_table, margin, band, policy, max_calls, out):
+def _after_pass(seed, deals, fixed, dealer, passed0, high, high_seat, tb, bd, policy, max_calls, out):
     """For the deals numbered ``deals``, dealt around ``fixed`` in seat 0: seat 0 passes now,
     the auction goes on under the seats' strategies from the state after the calls so far
     (``passed0``, the bid ``high`` held by ``high_seat``), and the hand is played out. ``out[d]``
-    receives team 0's score minus team 1's (0 when the hand is thrown in)."""
+    receives seat 0's side's score minus the others' (:func:`lead_over_others`; 0 when the hand
+    is thrown in)."""
     n = deals.shape[0]
     for b in prange((n + BLOCK - 1) // BLOCK):
-        hands, deck, calls, passes, tricks, tinfo, melds, worth, iw = workspace(max_calls)
-        passed = np.empty(4, np.bool_)
+        w = workspace(tb, max_calls)
+        passed = np.empty(passed0.shape[0], np.bool_)
         row = np.empty(len(COLUMNS), np.int32)
         for d in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
             i = deals[d]
-            deal_around(seed, i, 0, fixed, deck, hands)
-            value_hands(hands, mv, run_mode, extra_kq, rules, bid_weight, bid_table, band, melds, worth,
-                        iw[0:4])
+            _deal_around(seed, i, 0, fixed, tb, w.hands, w.deck)
+            value_hands(tb, bd, w.hands, w.melds, w.worth, w.trumps)
             passed[:] = passed0
             passed[0] = True
-            bidder, bid, _, _ = continue_auction(1, passed, high, high_seat, -1, 0, worth, margin,
-                                                 rules, calls)
-            out[d] = 0
+            bidder, bid, _, _ = continue_auction(1, passed, high, high_seat, -1, 0, w.worth,
+                                                 bd.margin, tb, w.calls)
+            out[d] = 0.0
             if bidder >= 0:
                 row[:] = 0
-                declare(dealer, bidder, bid, iw[bidder], False, mv, run_mode, extra_kq, points, rules,
-                        policy, hands, stream(seed, i, 1), passes, tricks, tinfo, melds, iw, row)
-                out[d] = row[SCORE0] - row[SCORE0 + 1]
+                declare(dealer, bidder, bid, w.trumps[bidder], False, tb, policy, w,
+                        stream(seed, i, 1), row)
+                out[d] = lead_over_others(row[SCORE0:SCORE0 + tb.rules[R.teams]], tb.team[0])
 
 
 # ------------------------------------------------------------------------------------------
@@ -282,22 +392,23 @@ class Setup:
     def __init__(self, v: Variant | str = "thousand", policy: str | list[str] = "heuristic",
                  bidding=None, forced_bidder: int = -1):
         self.variant = variant(v) if isinstance(v, str) else v
-        names = [policy] * 4 if isinstance(policy, str) else list(policy)
+        seats = self.variant.players
+        names = [policy] * seats if isinstance(policy, str) else list(policy)
         for name in names:
             if name not in POLICIES:
                 raise ValueError(f"unknown play policy {name!r}; valid: {', '.join(POLICIES)}")
-        if len(names) != 4:
-            raise ValueError("give one play policy, or one for each of the four seats")
+        if len(names) != seats:
+            raise ValueError(f"give one play policy, or one for each of the {seats} seats")
         self.policy_names = names
-        bids = [bidding] * 4 if bidding is None or isinstance(bidding, (str, Strategy)) else list(bidding)
-        if len(bids) != 4:
-            raise ValueError("give one bidding strategy, or one for each of the four seats")
+        bids = [bidding] * seats if bidding is None or isinstance(bidding, (str, Strategy)) else list(bidding)
+        if len(bids) != seats:
+            raise ValueError(f"give one bidding strategy, or one for each of the {seats} seats")
         # a declarer simulation has no auction: its seats need no (costly) default strategy
         default = "formula" if forced_bidder >= 0 else DEFAULT_BIDDING
         self.bidding = [strategy(default if b is None else b) for b in bids]
         self.tables = compile_variant(self.variant)
         self.policy = np.array([POLICIES.index(n) for n in names], np.int64)
-        self.bid_weight, self.bid_table, self.margin = strategies_arrays(self.bidding, self.variant)
+        self.bid = Bidding(*strategies_arrays(self.bidding, self.variant), band_width(self.variant))
         self.forced_bidder = int(forced_bidder)
         v = self.variant
         # Room for every call: bids rise by raise_min up to a limit no hand reaches (a side's
@@ -306,9 +417,9 @@ class Setup:
         self.max_calls = int(min(4096, 8 + ceiling // max(1, v.raise_min)))
 
     def args(self) -> tuple:
-        t = self.tables
-        return (self.forced_bidder, t.meld_values, t.run_mode, t.extra_kq, t.card_points, t.rules,
-                self.bid_weight, self.bid_table, self.margin, band_width(self.variant), self.policy)
+        """What :func:`_play_many` and its siblings read: the forced bidder, the variant's
+        tables, the seats' bidding and their play policies."""
+        return self.forced_bidder, self.tables, self.bid, self.policy
 
     def provenance(self, seed: int, deals: int, start: int = 0) -> dict:
         return {"variant": self.variant.spec, "options": self.variant.options(),
@@ -317,8 +428,10 @@ class Setup:
                 "seed": seed, "deals": deals, "start": start, "version": __version__}
 
 
-def _frame(rows: np.ndarray, start: int) -> pd.DataFrame:
-    df = pd.DataFrame(rows, columns=list(COLUMNS))
+def _frame(rows: np.ndarray, start: int, v: Variant) -> pd.DataFrame:
+    names = columns(v)
+    df = pd.DataFrame(rows[:, [C[c] for c in names]] if len(names) < len(COLUMNS) else rows,
+                      columns=names)
     df.insert(0, "deal", np.arange(start, start + len(rows), dtype=np.int64))
     df["thrown_in"] = df["thrown_in"].astype(bool)
     df["trump"] = pd.Categorical.from_codes(rows[:, TRUMP].astype(np.int64).clip(-1), list(SUITS))
@@ -339,21 +452,23 @@ def iter_play(v: Variant | str = "thousand", deals: int = 10_000, seed: int = 0,
             rows = np.empty((n, len(COLUMNS)), np.int32)
             _play_many(np.uint64(seed), np.int64(s), n, *setup.args(), setup.max_calls, rows)
             pb.update(n)
-            yield _frame(rows, s)
+            yield _frame(rows, s, setup.variant)
 
 
 def play(v: Variant | str = "thousand", deals: int = 10_000, seed: int = 0, start: int = 0,
          policy: str | list[str] = "heuristic", bidding=None, progress: bool = False,
          forced_bidder: int = -1) -> pd.DataFrame:
-    """Play ``deals`` deals; one row per deal (see ``COLUMNS``; team 0 is seats 0 and 2).
+    """Play ``deals`` deals; one row per deal (see :func:`columns`; in four-hand team 0 is seats
+    0 and 2, in three-hand each seat is its own side).
 
     >>> df = play("classic", deals=8, seed=1)
     >>> len(df), bool((df.points_0 + df.points_1)[~df.thrown_in].eq(250).all())
     (8, True)
     """
-    parts = list(iter_play(v, deals, seed, start, policy, bidding, progress=progress,
-                           forced_bidder=forced_bidder))
-    return pd.concat(parts, ignore_index=True) if parts else _frame(np.empty((0, len(COLUMNS)), np.int32), start)
+    setup = v if isinstance(v, Setup) else Setup(v, policy, bidding, forced_bidder)
+    parts = list(iter_play(setup, deals, seed, start, progress=progress))
+    return (pd.concat(parts, ignore_index=True) if parts
+            else _frame(np.empty((0, len(COLUMNS)), np.int32), start, setup.variant))
 
 
 def simulate(v: Variant | str, deals: int, seed: int, out: str | Path,
@@ -383,7 +498,8 @@ def simulate(v: Variant | str, deals: int, seed: int, out: str | Path,
             summary["bid_sum"] += int(played.bid.sum())
         if writer is None:  # no deals: an empty table with the same columns
             writer = pq.ParquetWriter(fh, pa.Table.from_pandas(
-                _frame(np.empty((0, len(COLUMNS)), np.int32), 0), preserve_index=False).schema)
+                _frame(np.empty((0, len(COLUMNS)), np.int32), 0, setup.variant),
+                preserve_index=False).schema)
         writer.close()
     meta["seconds"] = round(time.perf_counter() - t0, 3)
     meta["summary"] = summary

@@ -100,7 +100,8 @@ class Formula(Strategy):
                                             indexing="ij")
         tricks = (self.base + self.per_ace * aces + self.per_ten * tens
                   + self.per_trump * np.maximum(0, trumps - self.trump_floor))
-        table = np.minimum(tricks * scale, v.trick_total) + self.partner * scale
+        partner = self.partner if v.players == 4 else 0.0  # bidding alone: no partner to count on
+        table = np.minimum(tricks * scale, v.trick_total) + partner * scale
         return self.aggression, np.ascontiguousarray(table * self.aggression, np.float64)
 
 

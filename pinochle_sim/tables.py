@@ -22,7 +22,8 @@ import pandas as pd
 
 from . import __version__
 from .simulate import (BID, BID_ACES, BID_MELD, BID_SITUATION, BID_TENS, BID_TRUMPS, BIDDER, COLUMNS,
-                       MADE, MELD0, POINTS0, SCORE0, SIDE_TOTAL, THROWN, TRICKS0, Setup, _play_many)
+                       MADE, MELD0, POINTS0, SIDE_TOTAL, THROWN, TRICKS0, Setup, _play_many,
+                       others_score, partner_meld, side_of)
 from .auction import MAX_CARDS, MAX_TRUMPS, N_BANDS, N_SITUATIONS, SITUATIONS
 from .stats import t975, wilson
 from .variants import Variant, band_width, variant
@@ -83,7 +84,7 @@ class DeclarerStats:
         """Fold in the summary rows of one declarer seat over a chunk of deals."""
         v = self.variant
         r = rows.astype(np.int64)
-        side = declarer % 2
+        side = v.team(declarer)
         band = np.minimum(r[:, BID_MELD] // self.band, N_BANDS - 1)
         aces = np.minimum(r[:, BID_ACES], MAX_CARDS - 1)
         tens = np.minimum(r[:, BID_TENS], MAX_CARDS - 1)
@@ -103,7 +104,7 @@ class DeclarerStats:
                 self.moments.shape[:-1])
         x = np.stack([np.ones(len(r)), r[:, BID_ACES], r[:, BID_TENS], r[:, BID_TRUMPS]], axis=1)
         y = (total - r[:, BID_MELD]).astype(float)
-        partner = r[:, MELD0 + (declarer + 2) % 4]
+        partner = partner_meld(v, r, np.full(len(r), declarer))
         gained = r[:, MELD0 + declarer] - r[:, BID_MELD]
         points = r[:, POINTS0 + side]
         batch = deal_index % N_BATCHES
@@ -122,7 +123,7 @@ class DeclarerStats:
     def provenance(self) -> dict:
         return {"variant": self.variant.spec, "options": self.variant.options(),
                 "play_policy": self.policy, "seed": self.seed, "deals": self.deals,
-                "start": self.start, "declarers_per_deal": 4, "version": __version__}
+                "start": self.start, "declarers_per_deal": self.variant.players, "version": __version__}
 
     def save(self, path: str | Path) -> None:
         np.savez_compressed(path, cube=self.cube, trump_cube=self.trump_cube, moments=self.moments,
@@ -152,7 +153,7 @@ def declarer_stats(v: Variant | str = "thousand", deals: int = 100_000, seed: in
     if deals < 0 or seed < 0 or start < 0:
         raise ValueError("deals, seed and start must be >= 0")
     stats = DeclarerStats(v, policy, seed, deals, start)
-    setups = [Setup(v, policy, forced_bidder=s) for s in range(4)]
+    setups = [Setup(v, policy, forced_bidder=s) for s in range(v.players)]
     with bar(deals, "declaring", progress) as pb:
         for s0 in range(start, start + deals, chunk):
             n = min(chunk, start + deals - s0)
@@ -637,12 +638,12 @@ def auction_summary(model: AuctionModel, stats: DeclarerStats, deals: int = 200_
     _play_many(np.uint64(seed), np.int64(0), deals, *setup.args(), setup.max_calls, rows)
     r = rows[rows[:, THROWN] == 0].astype(np.int64)
     rule = _rule_grid(stats)[0]
-    side = r[:, BIDDER] % 2
+    side = side_of(v, r[:, BIDDER])
     estimate = r[:, BID_MELD] + rule[np.minimum(r[:, BID_ACES], MAX_CARDS - 1),
                                      np.minimum(r[:, BID_TENS], MAX_CARDS - 1),
                                      np.minimum(r[:, BID_TRUMPS], MAX_TRUMPS - 1)]
-    partner = np.take_along_axis(r[:, MELD0:MELD0 + 4], ((r[:, BIDDER] + 2) % 4)[:, None], 1)[:, 0]
-    defenders = np.take_along_axis(r[:, SCORE0:SCORE0 + 2], (1 - side)[:, None], 1)[:, 0]
+    partner = partner_meld(v, r, r[:, BIDDER])
+    defenders = others_score(v, r, side)
     out = []
     labels = {-1: "forced opening or stuck dealer", **dict(enumerate(SITUATIONS))}
     for s, name in labels.items():

@@ -51,10 +51,12 @@ class Variant:
     """One table's rules. Fields are the options of RULES.md; see ``pinochle-sim variants NAME``."""
 
     name: str = _opt("preset the options start from")
-    # Table shape: room for three-hand (15 cards, kitty 3), which is not built yet.
-    players: int = _opt("players at the table", 4)
-    hand_size: int = _opt("cards dealt to each player", 12)
-    kitty: int = _opt("cards dealt to the kitty", 0)
+    # Table shape: four seats in two partnerships, or three seats each on its own.
+    players: int = _opt("players at the table: 4 (partners across) or 3 (no partners)", 4)
+    hand_size: int = _opt("cards dealt to each player (and tricks in a hand)", 12)
+    kitty: int = _opt("cards dealt face down to the kitty, taken by the bid winner, who then "
+                      "discards as many", 0)
+    discard_counts: bool = _opt("the bid winner's discarded cards count their trick points for it", False)
     # Tricks.
     card_points: tuple[int, ...] = _opt("trick points of A/T/K/Q/J/9")
     last_trick: int = _opt("bonus for winning the last trick")
@@ -88,6 +90,8 @@ class Variant:
     extra_king_queen: int = _opt("value of each trump K or Q beyond a run (run_marriage=extra_card)", 0)
     # Scoring and game end.
     min_tricks: int = _opt("tricks the bidding side must also take")
+    short_voids_others: bool = _opt("a bid winner short of its required tricks leaves the other "
+                                    "seats nothing for the hand", False)
     no_trick: str = _opt("rule for a side that takes no trick / no counter: none, "
                          "side_scores_nothing, bidder_meld_void, no_counter_meld_void")
     target: int = _opt("game to")
@@ -101,9 +105,12 @@ class Variant:
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):
             _check_value(f.name, getattr(self, f.name))
-        if self.players != 4 or self.kitty != 0:
-            raise VariantError("players/kitty: only four-hand Pinochle is built so far "
-                               "(the three-hand variant is planned)")
+        if self.players not in (3, 4):
+            raise VariantError(f"players={self.players}: the toolkit plays 4 (two partnerships) "
+                               "or 3 (each on its own)")
+        if self.pass_cards and self.players != 4:
+            raise VariantError(f"pass_cards={self.pass_cards}: only partners pass cards "
+                               f"({self.players} players have none)")
         if self.players * self.hand_size + self.kitty != DECK_SIZE:
             raise VariantError(f"hand_size={self.hand_size}: {self.players} hands of "
                                f"{self.hand_size} plus a kitty of {self.kitty} is not {DECK_SIZE}")
@@ -120,8 +127,22 @@ class Variant:
     # Derived figures.
     @property
     def trick_total(self) -> int:
-        """Trick points in a hand: every card's points plus the last-trick bonus."""
+        """Trick points in a hand: every card's points plus the last-trick bonus (a counting
+        discard included)."""
         return 8 * sum(self.card_points) + self.last_trick
+
+    @property
+    def teams(self) -> int:
+        """Sides that keep a score: two partnerships, or every seat on its own."""
+        return 2 if self.players == 4 else self.players
+
+    def team(self, seat: int) -> int:
+        """The side ``seat`` plays for (partners across in four-hand)."""
+        return seat % 2 if self.players == 4 else seat
+
+    def partner(self, seat: int) -> int | None:
+        """The seat across from ``seat``, or None without partners."""
+        return (seat + 2) % 4 if self.players == 4 else None
 
     @property
     def spec(self) -> str:
@@ -310,15 +331,22 @@ PRESETS_DATA: dict[str, dict[str, typing.Any]] = {
         all_pass="throw_in", pass_cards=4, **_STRICT_PLAY, **_CLASSIC_MELD,
         run_marriage="extra_card", extra_king_queen=20,
         min_tricks=0, no_trick="no_counter_meld_void", target=1500, both_past="bidder_wins"),
+    "three-hand": dict(
+        players=3, hand_size=15, kitty=3, discard_counts=True,
+        **_TRICKS_25, opening_bid=16, raise_min=1, raise_step=1, jump_bids=False,
+        all_pass="dealer_stuck", stuck_bid=15, pass_cards=0, **_STRICT_PLAY, **_MELD_25,
+        min_tricks=1, short_voids_others=True, no_trick="side_scores_nothing", target=150,
+        both_past="bidder_wins"),
 }
 SEED = {"thousand": "000", "modern-15": "001", "modern": "002", "classic": "003",
-        "classic-pass4": "004"}
+        "classic-pass4": "004", "three-hand": "002"}
 DEFAULT = "thousand"
 
 _DEFAULT_SOURCE = {
     "name": "RULES.md: the variant table",
-    "players": "RULES.md: four-hand (three-hand is its own variant, not built yet)",
-    "hand_size": "RULES.md: 48 cards, 12 each", "kitty": "RULES.md: no kitty in four-hand",
+    "players": "RULES.md: four seats, partners across", "hand_size": "RULES.md: 48 cards, 12 each",
+    "kitty": "RULES.md: no kitty in four-hand", "discard_counts": "RULES.md: no discard in four-hand",
+    "short_voids_others": "RULES.md: the other side banks its meld plus tricks",
     "five_nines": "004 optional rule, off by default (RULES.md)",
     "playing_1000": "004 optional rule 'playing 1000', off by default (RULES.md)",
     "set_out": "RULES.md: no such rule",
@@ -475,6 +503,29 @@ SOURCES: dict[str, dict[str, str]] = {
     },
 }
 
+SOURCES["three-hand"] = {
+    # 002's three-hand rules keep the modern meld table and "The rules for playing each trick"
+    **{k: v for k, v in SOURCES["modern"].items() if k in {**_MELD_25, **_TRICKS_25, **_STRICT_PLAY}},
+    "players": "002: 'Each player keeps a separate Score'",
+    "hand_size": "002: 'Deal 15 cards to each player and three face-down cards to the Kitty'",
+    "kitty": "002: 'three face-down cards to the Kitty'",
+    "discard_counts": "002: 'Discarded As, 10s, and Ks count toward the bid winner's Points'",
+    "opening_bid": "002: 'The default Starting bid is 15' (so the first raise is 16)",
+    "stuck_bid": "002: 'The default Starting bid is 15'",
+    "raise_min": "002: 'each raise adds one'", "raise_step": "002: 'each raise adds one'",
+    "jump_bids": "002: 'each raise adds one'",
+    "all_pass": "RULES.md: 'if both other seats pass, the dealer takes it at 15'",
+    "pass_cards": "002: 'The other two players do not pass' (no partners: the kitty instead)",
+    "first_lead": "002: 'The bid winner leads the first of 15 tricks'",
+    "min_tricks": "002: 'The bid winner must make the Bid and win the Required tricks'",
+    "short_voids_others": "002: 'If the bid winner fails to take the Required tricks, the other "
+                          "players score nothing for that hand'",
+    "no_trick": "RULES.md: 'Each other seat banks its own meld plus points if it won at least one trick'",
+    "target": "002: 'The default target is 150'",
+    "both_past": "002: 'A bid winner who reaches the target wins. Otherwise, the player with the "
+                 "highest Score wins'",
+}
+
 PRESETS: dict[str, Variant] = {name: Variant(name=name, **opts) for name, opts in PRESETS_DATA.items()}
 
 
@@ -510,7 +561,8 @@ def variant(spec: str | Variant = DEFAULT, **overrides: typing.Any) -> Variant:
 RULE_FIELDS = ("opening_bid", "raise_min", "forced_open", "all_pass", "stuck_bid", "pass_cards",
                "first_lead", "must_head", "must_trump", "must_overtrump", "last_trick",
                "min_tricks", "no_trick", "run_marriage", "extra_king_queen", "trick_total",
-               "five_nines", "playing_1000")
+               "five_nines", "playing_1000", "players", "hand_size", "kitty", "discard_counts",
+               "short_voids_others", "teams")
 #: ``rules[R.opening_bid]`` in a kernel (an IntEnum, which numba reads as constants).
 R = enum.IntEnum("R", {name: i for i, name in enumerate(RULE_FIELDS)})
 
@@ -523,6 +575,8 @@ class Tables(NamedTuple):
     extra_kq: int
     card_points: np.ndarray  # int32[6]: A T K Q J 9
     rules: np.ndarray        # int64[len(RULE_FIELDS)]: choices as their index in CHOICES
+    team: np.ndarray         # int64[players]: the side each seat plays for
+    partner: np.ndarray      # int64[players]: the seat across, or -1 without partners
 
 
 @functools.cache
@@ -537,8 +591,11 @@ def compile_variant(v: Variant) -> Tables:
         return CHOICES[name].index(value) if name in CHOICES else int(value)
 
     rules = np.array([as_int(name) for name in RULE_FIELDS], np.int64)
+    seats = range(v.players)
     return Tables(mv, RUN_MARRIAGE.index(v.run_marriage), v.extra_king_queen,
-                  np.asarray(v.card_points, np.int32), rules)
+                  np.asarray(v.card_points, np.int32), rules,
+                  np.array([v.team(p) for p in seats], np.int64),
+                  np.array([-1 if v.partner(p) is None else v.partner(p) for p in seats], np.int64))
 
 
 def meld_unit(v: Variant) -> int:

@@ -176,15 +176,21 @@ def to_counts(cards: list[str]) -> list[int]:
     return counts
 
 
+def side(seat: int, v) -> int:
+    """Partners across in four-hand (team 0 = seats 0, 2); every seat alone in three-hand."""
+    return seat % 2 if v.players == 4 else seat
+
+
 def check_auction(rec: dict, v) -> None:
     """Calls in turn from the dealer's left, passes final, bids legal, the right winner."""
+    seats = v.players
     dealer, calls = rec["dealer"], rec["auction"]
     passed: set[int] = set()
     high, high_seat = None, None
-    seat = (dealer + 1) % 4
+    seat = (dealer + 1) % seats
     for i, (s, bid) in enumerate(calls):
         while seat in passed:
-            seat = (seat + 1) % 4
+            seat = (seat + 1) % seats
         assert s == seat, f"call {i} by seat {s}, expected seat {seat}"
         if bid is None:
             passed.add(s)
@@ -199,44 +205,50 @@ def check_auction(rec: dict, v) -> None:
                 if not v.jump_bids:
                     assert raise_ == v.raise_min
             high, high_seat = bid, s
-        seat = (seat + 1) % 4
+        seat = (seat + 1) % seats
     if v.forced_open:
-        assert calls and calls[0] == [(dealer + 1) % 4, v.opening_bid], "forced opening missing"
+        assert calls and calls[0] == [(dealer + 1) % seats, v.opening_bid], "forced opening missing"
     if high is not None:
-        assert len(passed) == 3 and high_seat not in passed, "auction ended early or late"
+        assert len(passed) == seats - 1 and high_seat not in passed, "auction ended early or late"
         assert (rec["bidder"], rec["bid"]) == (high_seat, high)
     elif v.all_pass == "dealer_stuck":
-        assert passed == {(dealer + k) % 4 for k in (1, 2, 3)} and len(calls) == 3
+        assert passed == {(dealer + k) % seats for k in range(1, seats)} and len(calls) == seats - 1
         assert (rec["bidder"], rec["bid"]) == (dealer, v.stuck_bid)
     else:
-        assert len(passed) == 4 and rec["bidder"] is None and rec["bid"] is None
+        assert len(passed) == seats and rec["bidder"] is None and rec["bid"] is None
 
 
-def naive_score(rec: dict, v, meld: list[int], tricks: list[dict]) -> list[int]:
-    """What each team banks (RULES.md 'Scoring a hand' and the no-trick rows)."""
-    pts, won, counters = [0, 0], [0, 0], [0, 0]
+def naive_score(rec: dict, v, meld: list[int], tricks: list[dict], discard_points: int = 0) -> list[int]:
+    """What each side banks (RULES.md 'Scoring a hand', the no-trick rows and three-hand's rules)."""
+    n = v.players // 2 if v.players == 4 else v.players
+    pts, won, counters = [0] * n, [0] * n, [0] * n
     value = dict(zip(ORDER, v.card_points))
     for t in tricks:
-        team = t["winner"] % 2
+        team = side(t["winner"], v)
         pts[team] += t["points"]
         won[team] += 1
         counters[team] += sum(value[c[0]] > 0 for c in t["cards"])
+    bt = side(rec["bidder"], v)
+    pts[bt] += discard_points  # 002: 'Discarded As, 10s, and Ks count toward the bid winner's Points'
     final = final_hands(rec)
-    nines = [final[p].count("9" + rec["trump"]) for p in range(4)]
-    dix = [0 if n == 0 else v.nine_of_trump[n - 1] for n in nines]
-    bt = rec["bidder"] % 2
-    out = [0, 0]
-    for team in (0, 1):
-        m = meld[team] + meld[team + 2]
+    nines = [final[p].count("9" + rec["trump"]) for p in range(v.players)]
+    dix = [0 if k == 0 else v.nine_of_trump[k - 1] for k in nines]
+    short = won[bt] < v.min_tricks
+    out = [0] * n
+    for team in range(n):
+        members = [p for p in range(v.players) if side(p, v) == team]
+        m = sum(meld[p] for p in members)
         if v.no_trick == "side_scores_nothing" and won[team] == 0:
             m = 0
         if v.no_trick == "bidder_meld_void" and won[team] == 0 and team == bt:
             m = 0
         if v.no_trick == "no_counter_meld_void" and counters[team] == 0:
-            m = dix[team] + dix[team + 2]
+            m = sum(dix[p] for p in members)
         total = m + pts[team]
         if team == bt:
-            out[team] = total if total >= rec["bid"] and won[team] >= v.min_tricks else -rec["bid"]
+            out[team] = total if total >= rec["bid"] and not short else -rec["bid"]
+        elif short and v.short_voids_others:
+            out[team] = 0  # 002: 'the other players score nothing for that hand'
         else:
             out[team] = total
     return out
@@ -244,6 +256,9 @@ def naive_score(rec: dict, v, meld: list[int], tricks: list[dict]) -> list[int]:
 
 def final_hands(rec: dict) -> list[list[str]]:
     hands = [list(h) for h in rec["hands"]]
+    if rec.get("discard"):
+        hands[rec["bidder"]] += rec["kitty"]
+        _remove(hands[rec["bidder"]], rec["discard"])
     for giver, taker, cards in rec["passes"]:
         _remove(hands[giver], cards)
         hands[taker].extend(cards)
@@ -252,17 +267,30 @@ def final_hands(rec: dict) -> list[list[str]]:
 
 def check_record(rec: dict, v) -> None:
     """Replay a hand record and check every rule; raises AssertionError naming what broke."""
+    seats, size = v.players, v.hand_size
     hands = [list(h) for h in rec["hands"]]
-    every = [c for h in hands for c in h]
-    assert all(len(h) == 12 for h in hands), "a hand is not twelve cards"
+    kitty = rec.get("kitty", [])
+    every = [c for h in hands for c in h] + kitty
+    assert len(hands) == seats, f"{len(hands)} hands, not {seats}"
+    assert all(len(h) == size for h in hands), f"a hand is not {size} cards"
+    assert len(kitty) == v.kitty and (("kitty" in rec) == (v.kitty > 0)), "kitty"
     assert all(n == 2 for n in _counts(every).values()) and len(_counts(every)) == 24, "deck"
-    assert rec["dealer"] == rec["deal"] % 4
+    assert rec["dealer"] == rec["deal"] % seats
     check_auction(rec, v)
     if rec["bidder"] is None:
-        assert rec["tricks"] == [] and rec["score"] == [0, 0] and rec["passes"] == []
+        assert rec["tricks"] == [] and rec["score"] == [0] * len(rec["score"]) and rec["passes"] == []
+        assert rec.get("discard", []) == []
         return
     bidder, trump = rec["bidder"], rec["trump"]
-    partner = (bidder + 2) % 4
+    partner = (bidder + 2) % 4 if seats == 4 else None
+    discard_points = 0
+    if v.kitty:  # 002: the bid winner picks up the kitty and discards any three cards
+        assert len(rec["discard"]) == v.kitty
+        hands[bidder] += kitty
+        _remove(hands[bidder], rec["discard"])
+        value = dict(zip(ORDER, v.card_points))
+        if v.discard_counts:
+            discard_points = sum(value[c[0]] for c in rec["discard"])
     if v.pass_cards:
         (g1, t1, c1), (g2, t2, c2) = rec["passes"]
         assert (g1, t1, g2, t2) == (partner, bidder, bidder, partner), "passing order"
@@ -273,21 +301,22 @@ def check_record(rec: dict, v) -> None:
         hands[partner].extend(c2)
     else:
         assert rec["passes"] == []
+    assert all(len(h) == size for h in hands), "hands after passing or the discard"
     meld = [naive_meld(to_counts(h), SUITS.index(trump), v) for h in hands]
     sweep = bool(rec.get("playing_1000"))  # seed 004: the bidder's side shows no meld
-    assert sweep is False or (v.playing_1000 and v.first_lead == "bidder")
+    assert sweep is False or (v.playing_1000 and v.first_lead == "bidder" and partner is not None)
     if sweep:
         meld[bidder] = meld[partner] = 0
     assert rec["meld"] == meld, f"meld {rec['meld']} != {meld}"
-    leader = bidder if v.first_lead == "bidder" else (rec["dealer"] + 1) % 4
-    assert len(rec["tricks"]) == 12
+    leader = bidder if v.first_lead == "bidder" else (rec["dealer"] + 1) % seats
+    assert len(rec["tricks"]) == size
     value = dict(zip(ORDER, v.card_points))
     sitting_out = list(hands[partner]) if sweep else []
-    seats_in_turn = [s for s in range(4) if not (sweep and s == partner)]
+    seats_in_turn = [s for s in range(seats) if not (sweep and s == partner)]
     for i, t in enumerate(rec["tricks"]):
         assert t["leader"] == leader, f"trick {i}: wrong leader"
         assert len(t["cards"]) == len(seats_in_turn)
-        order = sorted(seats_in_turn, key=lambda s: (s - leader) % 4)
+        order = sorted(seats_in_turn, key=lambda s: (s - leader) % seats)
         played: list[str] = []
         for j, card in enumerate(t["cards"]):
             seat = order[j]
@@ -297,14 +326,14 @@ def check_record(rec: dict, v) -> None:
             played.append(card)
         winner = order[winning_card(played, trump)]
         assert t["winner"] == winner, f"trick {i}: winner {t['winner']} != {winner}"
-        pts = sum(value[c[0]] for c in played) + (v.last_trick if i == 11 else 0)
+        pts = sum(value[c[0]] for c in played) + (v.last_trick if i == size - 1 else 0)
         assert t["points"] == pts, f"trick {i}: points"
         leader = winner
     if sweep:
         assert hands[partner] == sitting_out, "the partner playing 1000 played a card"
         hands[partner] = []
     assert all(h == [] for h in hands), "cards left over"
-    unplayed = sum(value[c[0]] for c in sitting_out)
+    unplayed = sum(value[c[0]] for c in sitting_out + rec.get("discard", []))
     assert sum(t["points"] for t in rec["tricks"]) == v.trick_total - unplayed
     if sweep:
         # seed 004: every counter taken scores 1000 and the opponents lose their meld;
@@ -318,4 +347,4 @@ def check_record(rec: dict, v) -> None:
         want[bidder % 2], want[opp] = (-1000, opp_total) if lost else (1000, 0)
         assert rec["score"] == want, "score playing 1000"
         return
-    assert rec["score"] == naive_score(rec, v, meld, rec["tricks"]), "score"
+    assert rec["score"] == naive_score(rec, v, meld, rec["tricks"], discard_points), "score"

@@ -9,7 +9,7 @@ from pinochle_sim.auction import N_SITUATIONS, situation
 from pinochle_sim.match import calibration, calibration_table
 from pinochle_sim.simulate import Setup, _worths_around
 from pinochle_sim.tables import GAP_RAISES, AuctionModel, _isotonic_decreasing, auction_model
-from pinochle_sim.variants import PRESETS, band_width
+from pinochle_sim.variants import PRESETS
 
 LONG_HEARTS = "9S AH TH JH 9H JH 9H AD TD AC TC JC"
 
@@ -56,7 +56,7 @@ def _replay_under_model(worth, state, margin, v):
         if seat == 0 or (j == 0 and v.forced_open):
             bid = given
         else:
-            sit = situation(seat, high_seat, passed)
+            sit = situation(seat, high_seat, passed, (seat + 2) % 4)
             limit = worth[seat, sit] - (margin[seat] if sit == 1 else 0)
             # the model raises a step at a time: a jump to B agrees if it would have gone that far
             target = given if given is not None else need
@@ -79,17 +79,16 @@ def test_every_sampled_world_reproduces_the_auction_under_the_model(name, text, 
     idx, drawn = consistent_deals(counts, v, state, ps.strategies.strategy(model), 200, seed=4)
     assert 0 < len(idx) <= 200 and drawn >= len(idx)
     setup = Setup(v, "heuristic", model)
-    t = setup.tables
     n = int(idx.max()) + 1
     worth = np.empty((n, 4, N_SITUATIONS))
-    _worths_around(np.uint64(4), np.int64(0), n, 0, counts, t.meld_values, t.run_mode, t.extra_kq,
-                   t.rules, setup.bid_weight, setup.bid_table, band_width(v), worth)
+    _worths_around(np.uint64(4), np.int64(0), n, 0, counts, setup.tables, setup.bid, worth)
+    margin = setup.bid.margin
     for i in idx:
-        assert _replay_under_model(worth[i], state, setup.margin, v) == state["calls"]
+        assert _replay_under_model(worth[i], state, margin, v) == state["calls"]
     rejected = np.setdiff1d(np.arange(n), idx)
-    assert not agrees(worth[rejected], state, setup.margin, v).any()
+    assert not agrees(worth[rejected], state, margin, v).any()
     for i in rejected[:50]:
-        assert _replay_under_model(worth[i], state, setup.margin, v) != state["calls"]
+        assert _replay_under_model(worth[i], state, margin, v) != state["calls"]
 
 
 def test_the_auction_model_settles_and_holds_in_fresh_auctions():

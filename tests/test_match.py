@@ -17,7 +17,7 @@ def end(name, hands):
     total = [0, 0]
     for i, (a, b, bt) in enumerate(hands, 1):
         total = [total[0] + a, total[1] + b]
-        w = game_over(total[0], total[1], bt, v.target, v.both_past == "higher_wins",
+        w = game_over(np.array(total), bt, v.target, v.both_past == "higher_wins",
                       NO_SET_OUT if v.set_out is None else v.set_out)
         if w >= 0:
             return w, i
@@ -59,7 +59,7 @@ def test_bidding_side_wins_when_both_pass_the_target():
 
 
 def test_matches_follow_the_rules():
-    df = play_matches("thousand", "formula", "formula", 300, seed=5)
+    df = play_matches("thousand", "formula", "formula", matches=300, seed=5)
     assert (df.winner >= 0).all()
     won0 = df.winner == 0
     assert ((df.score_0 >= 1000) | (df.score_1 <= -1000))[won0].all()
@@ -68,9 +68,9 @@ def test_matches_follow_the_rules():
 
 
 def test_match_hands_agree_with_the_kernel():
-    df = play_matches("classic", "formula", "meld+20", 3, seed=9)
+    df = play_matches("classic", "formula", "meld+20", matches=3, seed=9)
     for m in range(3):
-        recs = match_hands("classic", 9, "formula", "meld+20", m)
+        recs = match_hands("classic", 9, "formula", "meld+20", m=m)
         assert len(recs) == df.hands[m]
         assert recs[-1]["totals"] == [df.score_0[m], df.score_1[m]]
         assert recs[-1]["winner"] == df.winner[m]

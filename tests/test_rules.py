@@ -3,7 +3,7 @@ import numpy as np
 
 from pinochle_sim.auction import N_SITUATIONS, run_auction
 from pinochle_sim.scoring import score_hand
-from pinochle_sim.variants import NO_TRICK, compile_variant, variant
+from pinochle_sim.variants import compile_variant, variant
 
 
 def auction(name, dealer, worth):
@@ -11,7 +11,7 @@ def auction(name, dealer, worth):
     calls = np.zeros((200, 2), np.int32)
     margin = np.full(4, 30.0 * v.trick_total / 250)  # the default partner margin
     limits = np.repeat(np.array(worth, float)[:, None], N_SITUATIONS, axis=1)  # the same in every situation
-    bidder, bid, n, _ = run_auction(dealer, limits, margin, compile_variant(v).rules, calls)
+    bidder, bid, n, _ = run_auction(dealer, limits, margin, compile_variant(v), calls)
     return bidder, bid, [[int(s), None if b < 0 else int(b)] for s, b in calls[:n]]
 
 
@@ -65,9 +65,8 @@ def test_partner_is_not_outbid_without_reason():
 def score(name, bidder, bid, meld, dix, points, tricks, counters):
     v = variant(name)
     out = np.zeros(2, np.int64)
-    made = score_hand(bidder, bid, np.array(meld), np.array(dix), np.array(points),
-                      np.array(tricks), np.array(counters), v.min_tricks,
-                      NO_TRICK.index(v.no_trick), out)
+    made = score_hand(v.team(bidder), bid, np.array(meld), np.array(dix), np.array(points),
+                      np.array(tricks), np.array(counters), compile_variant(v).rules, out)
     return made, out.tolist()
 
 
@@ -117,7 +116,7 @@ def test_situations_and_the_limit_each_reads():
     worth[2, 3] = 400     # an opponent holds the bid, partner still in
     worth[1, 2] = 350     # an opponent holds the bid, partner out
     worth[2, 2] = 265     # not enough for 280
-    bidder, bid, n, sit = run_auction(0, worth, np.zeros(4), compile_variant(v).rules, calls)
+    bidder, bid, n, sit = run_auction(0, worth, np.zeros(4), compile_variant(v), calls)
     seen = [[int(s), None if b < 0 else int(b)] for s, b in calls[:n]]
     assert seen == [[1, 250], [2, 260], [3, None], [0, None], [1, 270], [2, None]]
     assert (bidder, bid, sit) == (1, 270, 2)

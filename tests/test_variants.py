@@ -73,7 +73,9 @@ def test_overrides_text_and_python():
     ("thousand:run=150", "run=150: expected single/double"),
     ("thousand:first_lead=dealer", "first_lead='dealer': valid values are bidder, dealer_left"),
     ("thousand:last_trick=-5", "last_trick=-5: expected a whole number >= 0"),
-    ("thousand:players=3", "only four-hand"),
+    ("thousand:players=3", "3 hands of 12 plus a kitty of 0 is not 48"),
+    ("three-hand:pass_cards=3", "only partners pass cards"),
+    ("thousand:players=5", r"plays 4 \(two partnerships\) or 3"),
     ("thousand:must_trump", "has no value"),
 ])
 def test_bad_options_are_refused_by_name(spec, message):

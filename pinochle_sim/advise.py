@@ -23,7 +23,7 @@ from .simulate import (COLUMNS, SIDE_TOTAL, TRICKS0, TRUMP, Setup, _after_pass, 
                        _worths_around, others_score)
 from .stats import t975, wilson
 from .tables import recommended_bid
-from .strategies import DEFAULT_BIDDING, strategy
+from .strategies import default_bidding, strategy
 from .variants import Variant, variant
 
 
@@ -71,7 +71,7 @@ def _bid_chances(total: np.ndarray, ok: np.ndarray, bids: np.ndarray) -> np.ndar
 
 def advise(hand, v: Variant | str = "thousand", deals: int = 10_000, seed: int = 1,
            confidence: float = 0.67, policy: str = "heuristic", dealer: int | None = None,
-           auction: str | None = None, model=DEFAULT_BIDDING) -> dict:
+           auction: str | None = None, model=None) -> dict:
     """Advice for one hand, from ``deals`` simulated deals of the other cards.
 
     Returns a dict: ``melds`` (per trump: meld, trump length, expected side total with its 95%
@@ -80,7 +80,8 @@ def advise(hand, v: Variant | str = "thousand", deals: int = 10_000, seed: int =
     ``p_make_ci95`` per bid, ``recommended_bid`` (None: pass) with ``recommended_bid_range``,
     ``why`` in one line, and the provenance. With ``auction`` (the calls so far; ``""``: you call
     first) the other hands are sampled to agree with the calls under the bidding strategy
-    ``model`` (``conditioning`` reports the worlds drawn, kept and the effective sample size),
+    ``model``, by default the variant's (``conditioning`` reports the worlds drawn, kept and the
+    effective sample size),
     and the answer adds ``value`` (per bid, the expected score difference, your side minus the
     other, of taking the contract at that bid against passing now and letting the auction go on
     under the model, with 95% intervals), ``value_bid`` (the highest bid worth more than
@@ -101,7 +102,7 @@ def advise(hand, v: Variant | str = "thousand", deals: int = 10_000, seed: int =
     if auction is not None:
         state = read_auction(auction, v, dealer)
         dealer = state["dealer"]
-        model = strategy(model)
+        model = strategy(model or default_bidding(v))
         index, tried = consistent_deals(counts, v, state, model, deals, seed)
         conditioning = {"model": model.spec, "drawn": tried, "kept": int(len(index)),
                         "effective_sample_size": int(len(index)),
@@ -142,13 +143,15 @@ def advise(hand, v: Variant | str = "thousand", deals: int = 10_000, seed: int =
     rec, rec_lo, rec_hi = (None if np.isnan(r) else int(r)
                            for r in recommended_bid(np.stack([p, lo, hi]), bids, confidence))
     b = options[best]
+    lead = (f"with {b['trump']} trump the side" if not v.kitty else
+            f"taking the kitty (then naming {b['trump']} in {b['named_after_kitty'][b['trump']]:.0%} of deals) you")
     if rec is None:
-        why = (f"with {b['trump']} trump the side made the opening bid {v.opening_bid} in "
+        why = (f"{lead} made the opening bid {v.opening_bid} in "
                f"{p[0]:.0%} of {n:,} simulated deals (95% interval {lo[0]:.0%}-{hi[0]:.0%}), "
                f"under {confidence:.0%}: pass")
     else:
         j = int(np.nonzero(bids == rec)[0][0])
-        why = (f"with {b['trump']} trump the side reached {rec} or more in {p[j]:.0%} of {n:,} "
+        why = (f"{lead} reached {rec} or more in {p[j]:.0%} of {n:,} "
                f"simulated deals (95% interval {lo[j]:.0%}-{hi[j]:.0%}); it is the highest bid made "
                f"at least {confidence:.0%} of the time")
     q10, q90 = np.quantile(x, [0.1, 0.9])

@@ -19,8 +19,15 @@ from .advise import AuctionError
 from .cards import CardError, hand_counts
 from .files import atomic_write
 from .play import POLICIES
-from .strategies import DEFAULT_BIDDING, StrategyError, strategy
+from .strategies import DEFAULT_BIDDING, DEFAULT_BIDDING_ALONE, StrategyError, strategy
 from .variants import DEFAULT, PRESETS, SEED, VariantError, format_value, variant
+
+DEFAULTS = f"{DEFAULT_BIDDING}; three-hand: {DEFAULT_BIDDING_ALONE}"
+
+
+def _strategy(spec):
+    """A strategy named on the command line, or None for the variant's default."""
+    return None if spec is None else strategy(spec)
 
 
 class UserError(ValueError):
@@ -141,8 +148,11 @@ def cmd_odds(args: argparse.Namespace) -> None:
     from .odds import EVENTS, exact_odds, simulate_meld
 
     v = args.variant
-    report = exact_odds(v)
-    sim = simulate_meld(v, args.deals, args.seed, progress=not args.quiet) if args.deals else None
+    if args.with_kitty and not v.kitty:
+        raise UserError(f"--with-kitty: {v.name} has no kitty")
+    report = exact_odds(v, args.with_kitty)
+    sim = simulate_meld(v, args.deals, args.seed, progress=not args.quiet,
+                        with_kitty=args.with_kitty) if args.deals else None
     if sim is not None:
         report["simulated"] = {
             "deals": sim.deals, "seed": sim.seed,
@@ -161,14 +171,15 @@ def cmd_odds(args: argparse.Namespace) -> None:
     if args.json:
         print(json.dumps(report, indent=2))
         return
-    header = ["combination (one 12-card hand)", "exact", "odds", "at the table"]
+    cards = v.hand_size + (v.kitty if args.with_kitty else 0)
+    header = [f"combination (one {cards}-card hand)", "exact", "odds", "at the table"]
     if sim:
         header += ["simulated", "s.e.", "z"]
     rows = []
     for e in EVENTS:
         p = report["events"][e.name]
         row = [e.label, f"{p:.6f}", one_in(p), f"{report['events_at_table'].get(e.name, float('nan')):.4f}"
-               if e.per_kind else ""]
+               if e.per_kind and report["events_at_table"] else ""]
         if sim:
             q, se = sim.p_hand[e.name], sim.se_hand[e.name]
             row += [f"{q:.6f}", f"{se:.6f}", f"{(q - p) / se:+.1f}" if se > 0 else ""]
@@ -196,7 +207,7 @@ def cmd_play(args: argparse.Namespace) -> None:
     from .records import records
 
     recs = records(args.variant, args.deals, args.seed, args.start, policy=args.policy,
-                   bidding=strategy(args.bidding))
+                   bidding=_strategy(args.bidding))
     if args.out:
         with atomic_write(args.out) as fh:
             for r in recs:
@@ -217,7 +228,7 @@ def cmd_simulate(args: argparse.Namespace) -> None:
 
     out = args.out or f"results/sim_{args.variant.name}.parquet"
     meta = simulate(args.variant, args.deals, args.seed, out, policy=args.policy,
-                    bidding=strategy(args.bidding), progress=not args.quiet)
+                    bidding=_strategy(args.bidding), progress=not args.quiet)
     s = meta["summary"]
     played = s["hands"] - s["thrown_in"]
     print(f"{args.variant.spec}: {s['hands']:,} deals in {meta['seconds']:.1f} s "
@@ -242,6 +253,13 @@ def _confidence(text: str) -> float:
     return c
 
 
+def _grid(column, level: str):
+    """A table column as meld bands (rows, in band order) by ``level`` (columns, in number order)."""
+    bands = list(dict.fromkeys(column.index.get_level_values("meld")))
+    wide = column.unstack(level)
+    return wide.reindex(index=bands, columns=sorted(wide.columns, key=float))
+
+
 def cmd_bid_table(args: argparse.Namespace) -> None:
     import pandas as pd
 
@@ -264,9 +282,9 @@ def cmd_bid_table(args: argparse.Namespace) -> None:
         if args.by in ("aces_tens", "trumps"):
             level = "aces_tens" if args.by == "aces_tens" else "trumps"
             print(f"expected side total, by your meld (rows) and {level.replace('_', ' + ')} (columns):")
-            print(shown["mean_total"].unstack(level).round(0).to_string(na_rep=""))
+            print(_grid(shown["mean_total"], level).round(0).to_string(na_rep=""))
             print(f"\nhighest bid made at least {conf:.0%} of the time ('-': pass):")
-            print(shown[col].unstack(level).to_string(na_rep="-", float_format="{:.0f}".format))
+            print(_grid(shown[col], level).to_string(na_rep="-", float_format="{:.0f}".format))
         else:
             cols = [col, col + "_low", col + "_high"]
             view = shown[["hands", "mean_total", "se_total", *cols]].round(1).astype(object)
@@ -275,10 +293,14 @@ def cmd_bid_table(args: argparse.Namespace) -> None:
             print(view.to_string())
     pa = partner_adds(stats)
     print(f"\nrule of thumb: {rule_text(stats)}")
-    print(f"partner's meld on average: {pa.loc['partner_meld', 'mean']:.1f} "
-          f"(s.e. {pa.loc['partner_meld', 'se']:.2f}); your meld gained by passing: "
-          f"{pa.loc['meld_gained_by_passing', 'mean']:.1f}; side trick points: "
-          f"{pa.loc['side_trick_points', 'mean']:.1f}")
+    gained = f"{pa.loc['meld_gained_by_passing', 'mean']:.1f}"
+    if stats.variant.kitty:
+        print(f"your meld gained from the kitty: {gained}; your trick points (discard included): "
+              f"{pa.loc['side_trick_points', 'mean']:.1f}")
+    else:
+        print(f"partner's meld on average: {pa.loc['partner_meld', 'mean']:.1f} "
+              f"(s.e. {pa.loc['partner_meld', 'se']:.2f}); your meld gained by passing: "
+              f"{gained}; side trick points: {pa.loc['side_trick_points', 'mean']:.1f}")
     if args.csv:
         print(f"wrote {args.csv}")
 
@@ -310,7 +332,7 @@ def cmd_advise(args: argparse.Namespace) -> None:
             raise UserError(f"--{name} {getattr(args, name)}: {args.variant.name} has seats 0-{seats - 1}")
     dealer = None if args.dealer is None else (args.dealer - args.seat) % seats  # the kernels seat you at 0
     a = advise(args.hand, args.variant, args.deals, args.seed, _confidence(args.confidence),
-               args.policy, dealer, args.auction, strategy(args.model))
+               args.policy, dealer, args.auction, _strategy(args.model))
     if args.plot:
         from .plots import advice_curve, save
         with atomic_write(args.plot, "wb") as fh:
@@ -347,7 +369,8 @@ def cmd_advise(args: argparse.Namespace) -> None:
         print(f"\nafter {a['auction']!r} the other hands were read from the calls under the {c['model']} "
               f"model: {c['kept']:,} of {c['drawn']:,} dealings agree (effective sample size "
               f"{c['effective_sample_size']:,})")
-        print("taking the contract against passing now, your side's score minus theirs (95% interval):")
+        print("taking the contract against passing now, " + ("your side's score minus theirs" if args.variant.teams == 2
+              else "your score minus the mean of the others'") + " (95% interval):")
         _print_rows([f"{b}: {x['mean']:+.0f} ({x['ci95'][0]:+.0f} to {x['ci95'][1]:+.0f})"
                      for b, x in list(a["value"].items())[:10]])
         print(f"call now: {a['call']} ({a['call_why']})")
@@ -364,7 +387,7 @@ def cmd_compare(args: argparse.Namespace) -> None:
     _need_deals("the recommended-bid metric of a comparison", args.table_deals, MIN_DEALS["bid-table"][1],
                 "--table-deals")
     c = compare(vs, args.deals, args.seed, args.policy, progress=not args.quiet,
-                table_deals=args.table_deals, bidding=strategy(args.bidding))
+                table_deals=args.table_deals, bidding=_strategy(args.bidding))
     t = c.table
     if args.csv:
         write_csv(t, args.csv, c.provenance())
@@ -455,7 +478,8 @@ def cmd_match(args: argparse.Namespace) -> None:
     from .records import show_record
 
     v = args.variant
-    sides = [args.team0, args.team1, args.team2][:v.teams]
+    from .strategies import default_bidding
+    sides = [s or default_bidding(v) for s in (args.team0, args.team1, args.team2)[:v.teams]]
     side = "team" if v.teams == 2 else "seat"
     recs = match_hands(v, args.seed, *sides, m=args.match, policy=args.policy)
     for number, r in enumerate(recs, 1):
@@ -554,6 +578,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--seed", type=int, default=1)
     s.add_argument("--json", action="store_true")
     s.add_argument("--out", help="also write the report as JSON here")
+    s.add_argument("--with-kitty", action="store_true",
+                   help="three-hand: the bid winner's hand plus the kitty (18 cards)")
     s.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
 
     def add_play(sp: argparse.ArgumentParser, deals: int, bidding: bool = True) -> None:
@@ -563,8 +589,8 @@ def build_parser() -> argparse.ArgumentParser:
         sp.add_argument("--policy", choices=POLICIES, default="heuristic",
                         help="card-play policy of every seat (default heuristic)")
         if bidding:
-            sp.add_argument("--bidding", default=DEFAULT_BIDDING,
-                            help=f"bidding strategy of every seat (default {DEFAULT_BIDDING}; see tournament)")
+            sp.add_argument("--bidding", default=None,
+                            help=f"bidding strategy of every seat (default {DEFAULTS}; see tournament)")
 
     s = sub.add_parser("play", help="play deals in full and write hand records (JSON Lines)")
     add_play(s, 10)
@@ -607,8 +633,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--json", action="store_true", help="one row per (variant, metric)")
     s.add_argument("--csv", help="write the table here")
     s.add_argument("--plot", help="write a forest plot of the differences here (PNG)")
-    s.add_argument("--bidding", default=DEFAULT_BIDDING,
-                   help=f"bidding strategy of every seat (default {DEFAULT_BIDDING}, which adapts to each "
+    s.add_argument("--bidding", default=None,
+                   help=f"bidding strategy of every seat (default {DEFAULTS}, which adapts to each "
                         "variant; a fixed one such as formula keeps the auctions the same)")
     s.add_argument("--table-deals", type=int, default=100_000,
                    help="deals behind each variant's bid table (for the recommended-bid metric)")
@@ -630,11 +656,9 @@ def build_parser() -> argparse.ArgumentParser:
     add_variant(s)
     s.add_argument("--seed", type=int, default=1)
     s.add_argument("--match", type=int, default=0, help="match index within the seed")
-    s.add_argument("--team0", default=DEFAULT_BIDDING, help="bidding strategy of seats 0 and 2 "
-                                                            "(three-hand: seat 0)")
-    s.add_argument("--team1", default=DEFAULT_BIDDING, help="bidding strategy of seats 1 and 3 "
-                                                            "(three-hand: seat 1)")
-    s.add_argument("--team2", default=DEFAULT_BIDDING, help="three-hand: bidding strategy of seat 2")
+    s.add_argument("--team0", help=f"bidding strategy of seats 0 and 2, three-hand: seat 0 (default {DEFAULTS})")
+    s.add_argument("--team1", help="bidding strategy of seats 1 and 3, three-hand: seat 1")
+    s.add_argument("--team2", help="three-hand: bidding strategy of seat 2")
     s.add_argument("--policy", choices=POLICIES, default="heuristic")
     s.add_argument("--show", action="store_true", help="every hand in full")
 
@@ -657,8 +681,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "that makes it your turn)")
     s.add_argument("--auction", help='the calls so far from the seat after the dealer, e.g. "p 260 p" '
                                      '("" if you call first); the answer says what to call now')
-    s.add_argument("--model", default=DEFAULT_BIDDING,
-                   help="how the other seats bid, to read their calls (default auction; see tournament)")
+    s.add_argument("--model", default=None,
+                   help=f"how the other seats bid, to read their calls (default {DEFAULTS}; see tournament)")
     s.add_argument("--plot", help="also draw the chance of making each bid here (PNG)")
     s.add_argument("--quiet", "-q", action="store_true", help="(kept for scripts; advise is quick)")
     s.add_argument("--json", action="store_true")

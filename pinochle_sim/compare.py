@@ -28,7 +28,7 @@ from .simulate import (BID, BID_ACES, BID_MELD, BID_TENS, BIDDER, COLUMNS, MADE,
                        partner_meld, side_of)
 from .stats import holm, mean_se, paired
 from .tables import MAX_CARDS, N_BANDS, cached_stats, recommended_grid
-from .strategies import DEFAULT_BIDDING, strategy
+from .strategies import DEFAULT_BIDDING, default_bidding, strategy
 from .variants import Variant, variant
 
 #: metric name -> (description, unit)
@@ -57,7 +57,7 @@ class Comparison:
     policy: str
     values: dict[str, dict[str, np.ndarray]]  # variant spec -> metric -> per-deal values
     table: pd.DataFrame
-    bidding: str = DEFAULT_BIDDING
+    bidding: str = DEFAULT_BIDDING  # the strategy's spec
 
     def provenance(self) -> dict:
         return {"variants": [v.spec for v in self.variants], "baseline": self.variants[0].spec,
@@ -170,5 +170,5 @@ def compare(variants: list[Variant | str], deals: int = 100_000, seed: int = 0,
     if "p_value" in table:
         table["p_holm"] = holm(table["p_value"].to_numpy())
     return Comparison(vs, deals, seed, policy, values, table,
-                      bidding=strategy(bidding).spec if bidding else DEFAULT_BIDDING)
+                      bidding=strategy(bidding).spec if bidding else default_bidding(vs[0]))
 

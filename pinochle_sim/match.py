@@ -6,8 +6,9 @@ scores are compared only at the end of a hand; a side at or past the target wins
 are, ``higher_wins`` (``thousand``: the higher score wins, an exact tie plays on) or
 ``bidder_wins`` (the bidding side wins); in ``thousand`` a side at -1000 or lower ends the
 match after that hand, the higher score winning. Thrown-in hands pass the deal; the deal
-rotates. Hand ``h`` of match ``m`` is deal ``m * MAX_HANDS + h`` of the seed, so its dealer
-is seat ``h % seats`` and the same match index gives the same cards whoever sits where.
+rotates. Hand ``h`` of match ``m`` is deal ``m * MAX_HANDS + h`` of the seed (its dealer is that
+number modulo the seats: the deal moves left each hand), so the same match index gives the same
+cards whoever sits where.
 
 Duplicate play: each pairing of strategies meets on the same matches twice, seats swapped
 (strategy A holds team 0's cards, then team 1's), so the luck of the cards cancels. Three-hand
@@ -26,7 +27,7 @@ from numba import prange
 from . import __version__
 from ._numba import njit, pnjit
 from .simulate import BID, BIDDER, COLUMNS, MADE, SCORE0, THROWN, Setup, play_deal, workspace
-from .strategies import DEFAULT_BIDDING, Strategy, strategy
+from .strategies import Strategy, default_bidding, strategy
 from .variants import BOTH_PAST, R, Variant, variant
 
 _N_COLUMNS = len(COLUMNS)
@@ -331,11 +332,11 @@ def tournament(v: Variant | str, strategies: list[str | Strategy], matches: int 
 
 def match_hands(v: Variant | str, seed: int, *sides: str | Strategy, m: int = 0,
                 policy: str = "heuristic") -> list[dict]:
-    """The hand records of match ``m``, one bidding strategy per side (default: the default
-    strategy for all), each record with the running ``totals`` after it."""
+    """The hand records of match ``m``, one bidding strategy per side (None or none given: the
+    variant's default), each record with the running ``totals`` after it."""
     from .records import records
     v = variant(v) if isinstance(v, str) else v
-    strats = [strategy(s) for s in (sides or [DEFAULT_BIDDING] * v.teams)]
+    strats = [strategy(s or default_bidding(v)) for s in (sides or [None] * v.teams)]
     if len(strats) != v.teams:
         raise ValueError(f"{v.name} has {v.teams} sides: give {v.teams} strategies")
     target, higher, set_out = _end_rules(v)

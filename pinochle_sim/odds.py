@@ -1,4 +1,5 @@
-"""Exact meld odds for one 12-card hand, the same odds at the table, and their simulated twins.
+"""Exact meld odds for one hand (12 cards in four-hand, 15 in three-hand, 18 for a three-hand bid
+winner's hand plus the kitty), the same odds at the table, and their simulated twins.
 
 Exact figures come from counting, never sampling:
 
@@ -29,7 +30,8 @@ from .meld import hand_meld_all_trumps, trump_suit_meld
 from .variants import ACES, JACKS, KINGS, MARRIAGE, PINOCHLE, QUEENS, Variant, compile_variant, variant
 
 HAND = 12
-TOTAL_HANDS = math.comb(48, HAND)
+TOTAL_HANDS = math.comb(48, HAND)  # 12-card hands; any size: math.comb(48, n)
+MAX_CARDS = 18  # the largest hand counted: fifteen cards and a kitty of three
 
 # Every way one suit can lie in a hand: counts of A T K Q J 9, each 0..2, and its multiplicity.
 SUIT_CONFIGS = np.array(list(itertools.product(range(3), repeat=6)), np.int64)
@@ -103,36 +105,41 @@ def _suit_poly(lo: tuple[int, ...], hi: tuple[int, ...], inside: bool = True) ->
     """Generating polynomial (by cards used) of one suit's configurations inside (or outside) bounds."""
     ok = np.all((SUIT_CONFIGS >= lo) & (SUIT_CONFIGS <= hi), axis=1)
     ok = ok if inside else ~ok
-    return np.bincount(SUIT_SIZES[ok], weights=SUIT_WEIGHTS[ok], minlength=HAND + 1)[: HAND + 1]
+    return np.bincount(SUIT_SIZES[ok], weights=SUIT_WEIGHTS[ok], minlength=13)
 
 
-def _hands_with(polys: list[np.ndarray]) -> int:
-    """Number of 12-card hands whose suits come from the given polynomials."""
+def _hands_with(polys: list[np.ndarray], n: int) -> int:
+    """Number of ``n``-card hands whose suits come from the given polynomials."""
     prod = np.array([1], dtype=object)
     for p in polys:
-        prod = np.convolve(prod, p.astype(np.int64).astype(object))[: HAND + 1]
-    return int(prod[HAND]) if len(prod) > HAND else 0
+        prod = np.convolve(prod, p.astype(np.int64).astype(object))[: n + 1]
+    return int(prod[n]) if len(prod) > n else 0
 
 
-def event_probability(e: Event) -> Fraction:
-    """Exact chance that one 12-card hand meets event ``e``.
+def event_probability(e: Event, n: int = HAND) -> Fraction:
+    """Exact chance that one ``n``-card hand meets event ``e``.
 
     >>> event_probability(EVENTS[EVENT_NAMES.index("double_aces")]) == Fraction(math.comb(40, 4), TOTAL_HANDS)
     True
+    >>> event_probability(EVENTS[EVENT_NAMES.index("double_aces")], 15) == Fraction(math.comb(40, 7), math.comb(48, 15))
+    True
     """
+    total = math.comb(48, n)
     if e.any_suit:
-        none = _hands_with([_suit_poly(e.lo[s], e.hi[s], inside=False) for s in range(4)])
-        return 1 - Fraction(none, TOTAL_HANDS)
-    return Fraction(_hands_with([_suit_poly(e.lo[s], e.hi[s]) for s in range(4)]), TOTAL_HANDS)
+        none = _hands_with([_suit_poly(e.lo[s], e.hi[s], inside=False) for s in range(4)], n)
+        return 1 - Fraction(none, total)
+    return Fraction(_hands_with([_suit_poly(e.lo[s], e.hi[s]) for s in range(4)], n), total)
 
 
 # --------------------------------------------------------------------------------------------
 # Someone at the table.
 
 @njit
-def _players_meeting(lo, hi, j):
-    """Ways (real numbers) to give ``j`` players disjoint 12-card hands that all meet per-kind bounds."""
-    size = 13 ** j
+def _players_meeting(lo, hi, j, hand=HAND):
+    """Ways (real numbers) to give ``j`` players disjoint ``hand``-card hands that all meet
+    per-kind bounds."""
+    base = hand + 1
+    size = base ** j
     dp = np.zeros(size, np.float64)
     dp[0] = 1.0
     splits = np.zeros((81, 5), np.int64)  # up to 4 players, each 0..2 copies; last column: ways
@@ -164,39 +171,41 @@ def _players_meeting(lo, hi, j):
                 rest = st
                 for p in range(j):
                     c = splits[sp, p]
-                    have = rest % 13
-                    rest //= 13
-                    if c < lo[k] or c > hi[k] or have + c > HAND:
+                    have = rest % base
+                    rest //= base
+                    if c < lo[k] or c > hi[k] or have + c > hand:
                         ok = False
                         break
                     nxt += (have + c) * mul
-                    mul *= 13
+                    mul *= base
                 if ok:
                     new[nxt] += dp[st] * splits[sp, 4]
         dp = new
     return dp[size - 1]
 
 
-def table_probability(e: Event) -> float:
-    """Chance that at least one of the four hands of a deal meets ``e`` (every-suit events only)."""
+def table_probability(e: Event, players: int = 4, hand: int = HAND) -> float:
+    """Chance that at least one of the ``players`` hands of ``hand`` cards of a deal meets ``e``
+    (every-suit events only; the rest of the deck, a kitty, does not count)."""
     if not e.per_kind:
         raise ValueError(f"{e.name}: only events bounded kind by kind have a table figure")
     lo = np.array(e.lo, np.int64).reshape(N_KINDS)
     hi = np.array(e.hi, np.int64).reshape(N_KINDS)
-    log_deals = math.lgamma(49) - 4 * math.lgamma(13)
+    log_deals = math.lgamma(49) - players * math.lgamma(hand + 1)
     total = 0.0
-    for j in range(1, 5):
-        ways = _players_meeting(lo, hi, j)
-        rest = math.lgamma(48 - HAND * j + 1) - (4 - j) * math.lgamma(HAND + 1)
+    for j in range(1, players + 1):
+        ways = _players_meeting(lo, hi, j, hand)
+        rest = math.lgamma(48 - hand * j + 1) - (players - j) * math.lgamma(hand + 1)
         p_j = ways * math.exp(rest - log_deals) if ways > 0 else 0.0
-        total += (-1) ** (j + 1) * math.comb(4, j) * p_j
+        total += (-1) ** (j + 1) * math.comb(players, j) * p_j
     return total
 
 
-def expected_per_hand(combo: str) -> Fraction:
-    """Exact expected number of marriages (plain or royal) or nines of trump in one hand, trump spades."""
-    suit_marginal = [Fraction(int(w) * math.comb(36, HAND - int(n)), TOTAL_HANDS)
-                     for w, n in zip(SUIT_WEIGHTS, SUIT_SIZES)]
+def expected_per_hand(combo: str, n: int = HAND) -> Fraction:
+    """Exact expected number of marriages (plain or royal) or nines of trump in one ``n``-card
+    hand, trump spades."""
+    suit_marginal = [Fraction(int(w) * math.comb(36, n - int(k)), math.comb(48, n))
+                     for w, k in zip(SUIT_WEIGHTS, SUIT_SIZES)]
     k, q, nine = SUIT_CONFIGS[:, K], SUIT_CONFIGS[:, Q], SUIT_CONFIGS[:, NINE]
     per_suit = {"marriage": np.minimum(k, q), "royal_marriage": np.minimum(k, q), "nine_of_trump": nine}[combo]
     one = sum(p * int(x) for p, x in zip(suit_marginal, per_suit))
@@ -207,15 +216,15 @@ def expected_per_hand(combo: str) -> Fraction:
 # The meld distribution.
 
 @njit
-def _meld_dp(cfg, w, sizes, marr_idx, delta_idx, fixed, n_marr, n_delta):
+def _meld_dp(cfg, w, sizes, marr_idx, delta_idx, fixed, n_marr, n_delta, hand):
     """Main body of :func:`meld_distribution`: counts over (mins, pinochle, marriage sum, best delta)."""
     # state: n, minA, minK, minQ, minJ, pin, marr, dmax
-    dp = np.zeros((HAND + 1, 3, 3, 3, 3, 3, n_marr, n_delta), np.int64)
+    dp = np.zeros((hand + 1, 3, 3, 3, 3, 3, n_marr, n_delta), np.int64)
     dp[0, 2, 2, 2, 2, 0, 0, 0] = 1
     for s in range(4):
         new = np.zeros_like(dp)
         last = s == 3
-        for n in range(HAND + 1):
+        for n in range(hand + 1):
             for ma in range(3):
                 for mk in range(3):
                     for mq in range(3):
@@ -228,7 +237,7 @@ def _meld_dp(cfg, w, sizes, marr_idx, delta_idx, fixed, n_marr, n_delta):
                                             continue
                                         for c in range(cfg.shape[0]):
                                             n2 = n + sizes[c]
-                                            if n2 > HAND or (last and n2 != HAND):
+                                            if n2 > hand or (last and n2 != hand):
                                                 continue
                                             p2 = p
                                             if s == 0:
@@ -242,7 +251,7 @@ def _meld_dp(cfg, w, sizes, marr_idx, delta_idx, fixed, n_marr, n_delta):
                                                 min(mq, cfg[c, Q]), min(mj, cfg[c, J]), p2,
                                                 m + marr_idx[c], d2] += cnt * w[c]
         dp = new
-    return dp[HAND]
+    return dp[hand]
 
 
 @dataclass(frozen=True)
@@ -250,27 +259,33 @@ class MeldDistribution:
     """Exact distribution of one hand's meld: ``counts[v]`` hands of the ``total`` score ``v``."""
 
     values: np.ndarray  # int64, sorted
-    counts: np.ndarray  # int64 (hands, out of TOTAL_HANDS)
+    counts: np.ndarray  # int64 (hands, out of ``total``)
+    total: int = TOTAL_HANDS  # every hand of its size: math.comb(48, cards)
 
     @property
     def probabilities(self) -> np.ndarray:
-        return self.counts / TOTAL_HANDS
+        return self.counts / self.total
 
     @property
     def mean(self) -> Fraction:
-        return Fraction(int(sum(int(v) * int(c) for v, c in zip(self.values, self.counts))), TOTAL_HANDS)
+        return Fraction(int(sum(int(v) * int(c) for v, c in zip(self.values, self.counts))), self.total)
 
     def at_least(self, x: int) -> Fraction:
-        return Fraction(int(self.counts[self.values >= x].sum()), TOTAL_HANDS)
+        return Fraction(int(self.counts[self.values >= x].sum()), self.total)
 
     def quantile(self, q: float) -> int:
         cum = np.cumsum(self.counts)
-        return int(self.values[np.searchsorted(cum, q * TOTAL_HANDS)])
+        return int(self.values[np.searchsorted(cum, q * self.total)])
 
 
-def meld_distribution(v: Variant | str = "thousand", trump: int | None = 0) -> MeldDistribution:
-    """Exact distribution of a 12-card hand's meld, trump fixed (0..3) or the hand's best (None)."""
+def meld_distribution(v: Variant | str = "thousand", trump: int | None = 0,
+                      n: int | None = None) -> MeldDistribution:
+    """Exact distribution of an ``n``-card hand's meld (default: the variant's hand size), trump
+    fixed (0..3) or the hand's best (None)."""
     v = variant(v) if isinstance(v, str) else v
+    n = v.hand_size if n is None else n
+    if not 0 < n <= MAX_CARDS:
+        raise ValueError(f"meld odds are counted for hands of 1 to {MAX_CARDS} cards, not {n}")
     tb = compile_variant(v)
     mv = tb.meld_values
     marr = mv[MARRIAGE, np.minimum(SUIT_CONFIGS[:, K], SUIT_CONFIGS[:, Q])].astype(np.int64)
@@ -282,7 +297,7 @@ def meld_distribution(v: Variant | str = "thousand", trump: int | None = 0) -> M
     delta_idx = np.searchsorted(deltas, delta).astype(np.int64) + 1
     dp = _meld_dp(SUIT_CONFIGS, SUIT_WEIGHTS, SUIT_SIZES, marr // unit, delta_idx,
                   -1 if trump is None else int(trump), int(4 * mv[MARRIAGE, 2] // unit) + 1,
-                  len(deltas) + 1)
+                  len(deltas) + 1, n)
     totals: dict[int, int] = {}
     for idx in zip(*np.nonzero(dp)):
         ma, mk, mq, mj, p, m, d = idx
@@ -290,7 +305,7 @@ def meld_distribution(v: Variant | str = "thousand", trump: int | None = 0) -> M
                  + int(mv[PINOCHLE, p]) + int(deltas[d - 1]))
         totals[value] = totals.get(value, 0) + int(dp[idx])
     values = np.array(sorted(totals), np.int64)
-    return MeldDistribution(values, np.array([totals[x] for x in values], np.int64))
+    return MeldDistribution(values, np.array([totals[x] for x in values], np.int64), math.comb(48, n))
 
 
 # --------------------------------------------------------------------------------------------
@@ -318,27 +333,33 @@ def _meets(c, lo, hi, any_suit):
 
 
 @pnjit
-def _simulate(seed, start, n, lo, hi, any_suit, mv, run_mode, extra_kq, vmax,
-              ev1, ev2, evany, msum, msq, hist_fixed, hist_best):
-    """Main body of :func:`simulate_meld`: per-block integer accumulators (order-independent)."""
+def _simulate(seed, start, n, lo, hi, any_suit, mv, run_mode, extra_kq, players, hand, with_kitty,
+              vmax, ev1, ev2, evany, msum, msq, hist_fixed, hist_best):
+    """Main body of :func:`simulate_meld`: per-block integer accumulators (order-independent).
+    Each seat's hand counts, with the kitty added when ``with_kitty``."""
     n_ev = lo.shape[0]
     for b in prange(ev1.shape[0]):
         deck = np.empty(48, np.int8)
-        counts = np.empty((4, N_KINDS), np.int8)
+        counts = np.empty((players + 1, N_KINDS), np.int8)
+        hands = np.empty((players, N_KINDS), np.int8)
         out = np.empty(4, np.int32)
         for d in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
-            deal_one(seed, start + d, deck, counts)
+            deal_one(seed, start + d, deck, counts, players, hand)
+            for p in range(players):
+                hands[p] = counts[p]
+                if with_kitty:
+                    hands[p] += counts[players]
             for e in range(n_ev):
                 k = 0
-                for p in range(4):
-                    k += _meets(counts[p], lo[e], hi[e], any_suit[e])
+                for p in range(players):
+                    k += _meets(hands[p], lo[e], hi[e], any_suit[e])
                 ev1[b, e] += k
                 ev2[b, e] += k * k
                 evany[b, e] += k > 0
             yf = 0
             yb = 0
-            for p in range(4):
-                hand_meld_all_trumps(counts[p], mv, run_mode, extra_kq, out)
+            for p in range(players):
+                hand_meld_all_trumps(hands[p], mv, run_mode, extra_kq, out)
                 best = max(out[0], out[1], out[2], out[3])
                 yf += out[0]
                 yb += best
@@ -367,12 +388,17 @@ class SimulatedOdds:
 
 
 def simulate_meld(v: Variant | str = "thousand", deals: int = 1_000_000, seed: int = 0,
-                  progress: bool = False, chunk: int = 1 << 20) -> SimulatedOdds:
-    """Deal ``deals`` deals and estimate every exact figure of this module, streaming in chunks.
+                  progress: bool = False, chunk: int = 1 << 20, with_kitty: bool = False) -> SimulatedOdds:
+    """Deal ``deals`` deals of variant ``v`` and estimate every exact figure of this module,
+    streaming in chunks; ``with_kitty``: each seat's hand plus the kitty (what it would hold on
+    winning the bid). "At the table": some seat's hand.
 
-    Standard errors treat the deal as the unit (the four hands of a deal are not independent).
+    Standard errors treat the deal as the unit (the hands of a deal are not independent).
     """
     v = variant(v) if isinstance(v, str) else v
+    if with_kitty and not v.kitty:
+        raise ValueError(f"{v.name} has no kitty")
+    players = v.players
     tb = compile_variant(v)
     lo, hi, any_suit = _event_arrays()
     n_ev = len(EVENTS)
@@ -392,20 +418,20 @@ def simulate_meld(v: Variant | str = "thousand", deals: int = 1_000_000, seed: i
                   [np.zeros((nb, 2), np.int64) for _ in range(2)] + \
                   [np.zeros((nb, vmax + 1), np.int64) for _ in range(2)]
             _simulate(np.uint64(seed), np.int64(start), n, lo, hi, any_suit, tb.meld_values,
-                      tb.run_mode, tb.extra_kq, vmax, *acc)
+                      tb.run_mode, tb.extra_kq, players, v.hand_size, with_kitty, vmax, *acc)
             for total, part in zip((ev1, ev2, evany, msum, msq, hf, hb), acc):
                 total += part.sum(axis=0)
             pb.update(n)
     N = deals
-    hands = 4 * N
+    hands = players * N
     p_hand = ev1 / hands
     var_k = np.maximum(ev2 / N - (ev1 / N) ** 2, 0.0)  # variance of the per-deal count
-    se_hand = np.sqrt(var_k / N) / 4
+    se_hand = np.sqrt(var_k / N) / players
     p_tab = evany / N
     se_tab = np.sqrt(p_tab * (1 - p_tab) / N)
     mean = msum / hands
     var_y = np.maximum(msq / N - (msum / N) ** 2, 0.0)
-    se_mean = np.sqrt(var_y / N) / 4
+    se_mean = np.sqrt(var_y / N) / players
     names = list(EVENT_NAMES)
     return SimulatedOdds(N, seed, dict(zip(names, p_hand.tolist())), dict(zip(names, se_hand.tolist())),
                          dict(zip(names, p_tab.tolist())), dict(zip(names, se_tab.tolist())),
@@ -414,7 +440,7 @@ def simulate_meld(v: Variant | str = "thousand", deals: int = 1_000_000, seed: i
 
 
 def meld_upper_bound(v: Variant) -> int:
-    """A value no 12-card hand's meld exceeds (for histogram sizes)."""
+    """A value no hand's meld exceeds (for histogram sizes)."""
     mv = compile_variant(v).meld_values
     return int(mv[:, 2].sum() + 4 * mv[MARRIAGE, 2] + 12 * v.extra_king_queen)
 
@@ -422,24 +448,31 @@ def meld_upper_bound(v: Variant) -> int:
 # --------------------------------------------------------------------------------------------
 # The report that `pinochle-sim odds` prints.
 
-def exact_odds(v: Variant | str = "thousand") -> dict:
-    """Every exact figure for one 12-card hand (and at the table), as a JSON-ready dict.
+def exact_odds(v: Variant | str = "thousand", with_kitty: bool = False) -> dict:
+    """Every exact figure for one hand of the variant (and at the table), as a JSON-ready dict;
+    ``with_kitty``: for a hand plus the kitty (18 cards in three-hand), at the table meaning
+    that some seat would hold it on taking the kitty.
 
     >>> round(exact_odds("classic")["events"]["aces_around"], 4)
     0.0276
     """
     v = variant(v) if isinstance(v, str) else v
-    events = {e.name: float(event_probability(e)) for e in EVENTS}
-    table = {e.name: table_probability(e) for e in EVENTS if e.per_kind}
-    fixed = meld_distribution(v, 0)
-    best = meld_distribution(v, None)
-    return {
+    if with_kitty and not v.kitty:
+        raise ValueError(f"{v.name} has no kitty")
+    n = v.hand_size + (v.kitty if with_kitty else 0)
+    events = {e.name: float(event_probability(e, n)) for e in EVENTS}
+    # hands plus a shared kitty overlap: no exact table figure for them
+    table = {} if with_kitty else {e.name: table_probability(e, v.players, n) for e in EVENTS if e.per_kind}
+    fixed = meld_distribution(v, 0, n)
+    best = meld_distribution(v, None, n)
+    out = {
         "variant": v.spec,
+        "cards": n,
         "events": events,
         "events_at_table": table,
         "mean_meld_fixed_trump": float(fixed.mean),
         "mean_meld_best_trump": float(best.mean),
-        "expected_per_hand": {c: float(expected_per_hand(c)) for c in
+        "expected_per_hand": {c: float(expected_per_hand(c, n)) for c in
                               ("marriage", "royal_marriage", "nine_of_trump")},
         "meld_fixed_trump": _dist_summary(fixed),
         "meld_best_trump": _dist_summary(best),
@@ -447,12 +480,17 @@ def exact_odds(v: Variant | str = "thousand") -> dict:
                   "fixed_trump": "trump spades, named before the hand is seen",
                   "best_trump": "the hand's best trump for meld"},
     }
+    if n == HAND:  # the four-hand report as it always was
+        del out["cards"]
+    if with_kitty:
+        out["notes"]["cards"] = f"the {v.hand_size} cards dealt plus the kitty of {v.kitty}"
+    return out
 
 
 def _dist_summary(d: MeldDistribution) -> dict:
     return {"mean": float(d.mean),
             "quantiles": {str(q): d.quantile(q) for q in (0.1, 0.25, 0.5, 0.75, 0.9, 0.99)},
-            "distribution": {str(int(x)): float(c) / TOTAL_HANDS for x, c in zip(d.values, d.counts)}}
+            "distribution": {str(int(x)): float(c) / d.total for x, c in zip(d.values, d.counts)}}
 
 
 __all__ = ["EVENTS", "EVENT_NAMES", "Event", "MeldDistribution", "SimulatedOdds", "event_probability",

@@ -69,7 +69,8 @@ def bid_heatmap(stats: DeclarerStats, confidence: float = 0.67, min_hands: int =
         ax.set_xticks(range(len(columns)), [str(c) for c in columns])
         ax.set_yticks(range(len(bands)), bands)
         ax.set_xlabel(xlabel)
-        ax.set_ylabel(f"your meld in the trump you name ({stats.variant.name} points)")
+        ax.set_ylabel(f"your meld in the trump you name ({stats.variant.name} points)" if not stats.variant.kitty
+                      else f"your meld in your best trump, before the kitty ({stats.variant.name} points)")
         middle = np.nanmean(grid) if np.isfinite(grid).any() else 0
         for (i, j), value in np.ndenumerate(grid):
             if np.isfinite(value):
@@ -81,7 +82,8 @@ def bid_heatmap(stats: DeclarerStats, confidence: float = 0.67, min_hands: int =
                 ax.text(j, i, "few", ha="center", va="center", fontsize=5.5, color="0.7")
         fig.colorbar(im, ax=ax, label="highest bid made at least "
                      f"{confidence:.0%} of the time")
-        ax.set_title(f"What to bid in {stats.variant.name}: the highest bid your side makes "
+        who = "your side makes" if stats.variant.players == 4 else "you make"
+        ax.set_title(f"What to bid in {stats.variant.name}: the highest bid {who} "
                      f"{confidence:.0%} of the time", pad=22)
         ax.text(0.5, 1.01, "rule of thumb (made to declare): " + rule_text(stats),
                 transform=ax.transAxes, fontsize=8, color="0.25", va="bottom", ha="center")
@@ -117,7 +119,7 @@ def make_curves(stats: DeclarerStats, cells: list[tuple[str, int]] | None = None
         for level in (0.5, 0.67, 0.8):
             ax.axhline(level, color="0.7", lw=0.8, ls="--")
         ax.set_xlabel("bid")
-        ax.set_ylabel("chance the side makes it")
+        ax.set_ylabel("chance the side makes it" if stats.variant.players == 4 else "chance the bidder makes it")
         ax.set_ylim(0, 1.02)
         ax.set_title(f"{stats.variant.name}: chance of making a bid, typical hands")
         if cells:
@@ -163,9 +165,11 @@ def total_distribution(stats: DeclarerStats) -> Chart:
                     transform=ax.transAxes, ha="right", fontsize=8)
         cum = np.cumsum(total) / max(total.sum(), 1)
         ax.set_xlim(0, values[min(np.searchsorted(cum, 0.999) + 1, len(values) - 1)])
-        ax.set_xlabel("side total: meld kept + trick points")
+        alone = stats.variant.players != 4
+        ax.set_xlabel("bidder's total: meld kept + points (discard included)" if alone
+                      else "side total: meld kept + trick points")
         ax.set_ylabel("share of hands")
-        ax.set_title(f"{stats.variant.name}: what the declaring side scores")
+        ax.set_title(f"{stats.variant.name}: what the {'bidder' if alone else 'declaring side'} scores")
         ax.legend(fontsize=8, frameon=False)
         fig.tight_layout(rect=(0, 0.03, 1, 1))
         return _finish(fig, stats)

@@ -7,7 +7,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from .strategies import DEFAULT_BIDDING, strategy
+from .strategies import default_bidding, strategy
 from .tables import (CONFIDENCES, DeclarerStats, auction_summary, auction_table, bid_table, partner_adds,
                      rule_of_thumb, rule_text)
 
@@ -29,7 +29,8 @@ def write_bid_chart(stats: DeclarerStats, out: str | Path, formats=FORMATS,
     t0 = time.perf_counter()
     with tempfile.TemporaryDirectory(dir=out, prefix=".staging-") as tmp:
         stage = Path(tmp)
-        model = strategy(DEFAULT_BIDDING).model(stats.variant)  # the default bidding's auction model
+        default = default_bidding(stats.variant)
+        model = strategy(default).model(stats.variant)  # the default bidding's auction model
         if "png" in formats:
             plots.save(plots.auction_curves(model, plots.caption(stats).replace(
                 f"{stats.deals:,} deals x {stats.variant.players} declarers", "auctions of the default bidding")),
@@ -52,7 +53,7 @@ def write_bid_chart(stats: DeclarerStats, out: str | Path, formats=FORMATS,
                 "confidences": list(CONFIDENCES), "chart_confidence": confidence,
                 "rule_of_thumb": rule_of_thumb(stats).to_dict(orient="index"),
                 "rule_of_thumb_measures": "a seat made to declare (every seat of every deal in turn)",
-                "auction_model": {"strategy": DEFAULT_BIDDING, "confidence": model.confidence,
+                "auction_model": {"strategy": default, "confidence": model.confidence,
                                   "iterations": model.history},
                 "rule_of_thumb_text": rule_text(stats),
                 "partner_adds": partner_adds(stats).to_dict(orient="index"),

@@ -29,7 +29,7 @@ from .meld import hand_meld_all_trumps
 from .passing import discard, pass_cards, sure_sweep
 from .play import MAX_TRICKS, POLICIES, play_tricks
 from .scoring import banked_meld, score_hand, score_playing_1000
-from .strategies import DEFAULT_BIDDING, Strategy, strategies_arrays, strategy
+from .strategies import Strategy, default_bidding, strategies_arrays, strategy
 from .variants import DIX, R, Variant, band_width, compile_variant, meld_unit, variant
 
 #: The columns of a summary row, for the largest table (four seats' meld, three sides' points,
@@ -246,11 +246,12 @@ def declare(dealer, bidder, bid, trump, forced, tb, policy, w, state, row):
         trump = choose_trump(hands[bidder], melds[bidder], rules)
         discard(hands[bidder], trump, k, tb, w.passes[0])
         hand_meld_all_trumps(hands[bidder], mv, tb.run_mode, tb.extra_kq, melds[bidder])
-        if rules[R.discard_counts]:
-            for j in range(k):
-                discard_pts += tb.card_points[w.passes[0, j] % 6]
+        for j in range(k):
+            discard_pts += tb.card_points[w.passes[0, j] % 6]
     row[TRUMP] = trump
     row[DISCARD_POINTS] = discard_pts
+    if not rules[R.discard_counts]:
+        discard_pts = 0  # buried points count for nobody
     n = rules[R.pass_cards]
     if n > 0:  # only the passing partners' hands change
         pass_cards(hands, bidder, partner, trump, n, tb, w.passes)
@@ -404,7 +405,7 @@ class Setup:
         if len(bids) != seats:
             raise ValueError(f"give one bidding strategy, or one for each of the {seats} seats")
         # a declarer simulation has no auction: its seats need no (costly) default strategy
-        default = "formula" if forced_bidder >= 0 else DEFAULT_BIDDING
+        default = "formula" if forced_bidder >= 0 else default_bidding(self.variant)
         self.bidding = [strategy(default if b is None else b) for b in bids]
         self.tables = compile_variant(self.variant)
         self.policy = np.array([POLICIES.index(n) for n in names], np.int64)

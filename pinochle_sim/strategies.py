@@ -247,8 +247,16 @@ for _name, _cls in (("formula", Formula), ("table", Table), ("cautious", Cautiou
 
 
 #: The bidding of every seat unless told otherwise: calibrated in real auctions, and within a
-#: point or two a hand of the strongest strategy measured in each variant (README).
+#: point or two a hand of the strongest strategy measured in each four-hand variant (README).
 DEFAULT_BIDDING = "auction"
+#: Three-hand's default: the same model at 50% (bidding alone against two, the contract and the
+#: kitty are worth more: it beat the 67% model, formula and tricks at a table of three, README).
+DEFAULT_BIDDING_ALONE = "auction:conf=0.5"
+
+
+def default_bidding(v: Variant) -> str:
+    """The bidding strategy a variant's seats use unless told otherwise."""
+    return DEFAULT_BIDDING if v.players == 4 else DEFAULT_BIDDING_ALONE
 
 
 def strategy(spec: str | Strategy) -> Strategy:

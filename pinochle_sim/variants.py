@@ -166,14 +166,20 @@ class Variant:
         return SOURCES[self.name].get(option) or _DEFAULT_SOURCE[option]
 
     def with_options(self, **overrides: typing.Any) -> Variant:
-        """A copy with options replaced (values may be text, as on the command line)."""
+        """A copy with options replaced (values may be text, as on the command line). The seeds'
+        own names for options are accepted too (``required_tricks`` is ``min_tricks``)."""
         names = option_names()
+        overrides = {ALIASES.get(k, k): v for k, v in overrides.items()}
         for key in overrides:
             if key not in names or key == "name":
                 raise VariantError(_unknown("option", key, sorted(names - {"name"})))
         parsed = {k: parse_value(k, v) if isinstance(v, str) else _coerce(k, v)
                   for k, v in overrides.items()}
         return dataclasses.replace(self, **_follow_starting_bid(self, parsed))
+
+
+#: The seeds' names for options (002: "Required tricks").
+ALIASES = {"required_tricks": "min_tricks"}
 
 
 def _follow_starting_bid(base: Variant, parsed: dict[str, typing.Any]) -> dict[str, typing.Any]:
@@ -517,6 +523,7 @@ SOURCES["three-hand"] = {
     "all_pass": "RULES.md: 'if both other seats pass, the dealer takes it at 15'",
     "pass_cards": "002: 'The other two players do not pass' (no partners: the kitty instead)",
     "first_lead": "002: 'The bid winner leads the first of 15 tricks'",
+    "must_head": "002: 'Beat the winning card when you can' ('The rules for playing each trick are the same')",
     "min_tricks": "002: 'The bid winner must make the Bid and win the Required tricks'",
     "short_voids_others": "002: 'If the bid winner fails to take the Required tricks, the other "
                           "players score nothing for that hand'",

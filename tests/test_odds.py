@@ -50,15 +50,16 @@ def test_mean_meld_by_linearity(name):
     v = PRESETS[name]
     tb = compile_variant(v)
     mv = tb.meld_values
-    marg = np.array([w * C(36, 12 - n) for w, n in zip(SUIT_WEIGHTS, SUIT_SIZES)], dtype=object)
+    size = v.hand_size  # 15 in three-hand
+    marg = np.array([w * C(36, size - n) for w, n in zip(SUIT_WEIGHTS, SUIT_SIZES)], dtype=object)
     e_trump = sum(m * trump_suit_meld(*cfg, mv, tb.run_mode, tb.extra_kq) for m, cfg in zip(marg, SUIT_CONFIGS))
     e_marr = sum(m * int(mv[2, min(cfg[2], cfg[3])]) for m, cfg in zip(marg, SUIT_CONFIGS))
-    expect = Fraction(int(e_trump) + 3 * int(e_marr), TOTAL_HANDS)
+    expect = Fraction(int(e_trump) + 3 * int(e_marr), C(48, size))
     ev = dict(zip(EVENT_NAMES, EVENTS))
     for row, single, double in ((4, "aces_around", "double_aces"), (5, "kings_around", "double_kings"),
                                 (6, "queens_around", "double_queens"), (7, "jacks_around", "double_jacks"),
                                 (3, "pinochle", "double_pinochle")):
-        p1, p2 = event_probability(ev[single]), event_probability(ev[double])
+        p1, p2 = event_probability(ev[single], size), event_probability(ev[double], size)
         expect += int(mv[row, 1]) * (p1 - p2) + int(mv[row, 2]) * p2
     assert meld_distribution(v, 0).mean == expect
     # the mean is the same whichever suit is named trump

@@ -43,6 +43,9 @@ if not os.environ.get("NUMBA_CACHE_DIR"):
 
 #: Serial kernels (called per hand, or inside a parallel loop).
 njit = numba.njit(cache=True, nogil=True, error_model="numpy")
+#: Small kernels called in the innermost loops with a variant's tables: inlined into their
+#: callers (a call would pass the whole tuple of tables, which costs more than the work).
+ijit = numba.njit(cache=True, nogil=True, error_model="numpy", inline="always")
 #: Parallel kernels: ``prange`` over deals or blocks of deals.
 pnjit = numba.njit(cache=True, nogil=True, parallel=True, error_model="numpy")
 

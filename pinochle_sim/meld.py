@@ -1,10 +1,13 @@
-"""Meld: the numba kernel that scores hands in all four trumps, and the readable breakdown.
+"""Meld: the numba kernel that scores hands in all four trumps, the cards a meld uses (for
+passing and discarding), and the readable breakdown.
 
-The kernel reads a variant's compiled ``meld_values`` table (value of 0, 1 or 2 copies of each
-combination), so every variant's meld is the same code with other data. A hand's meld for trump
-``t`` is ``base + delta[t]``: ``base`` is what the hand scores whatever the trump (marriages as
-plain marriages, arounds, pinochles) and ``delta[t]`` what suit ``t`` adds as trump (run, royal
-marriage instead of plain, nines of trump). The exact-odds module uses the same split.
+All of them read one declaration, ``variants.MELDS``, compiled into a variant's tables: each meld
+instance (a run in hearts, a marriage in clubs, aces around...) has its cards, the suit it
+depends on and whether it counts whatever the trump, only as trump, or only when not trump; its
+value for the copies held is the variant's ``meld_values`` row. The one rule between melds, how
+a run and its trump K+Q count together, is the variant's ``run_marriage`` mode. The exact odds
+(``odds``) read the same tables (``melds``). Nothing here assumes two copies of a card beyond
+``cards.COPIES``.
 """
 from __future__ import annotations
 
@@ -13,112 +16,99 @@ from dataclasses import dataclass
 import numpy as np
 from numba import prange
 
-from ._numba import njit, pnjit
-from .cards import (A, J, K, N_KINDS, NINE, Q, SUITS, T, CardError, card_name, hand_counts,
+from ._numba import ijit, njit, pnjit
+from .cards import (COPIES, J, N_KINDS, Q, SUITS, CardError, card_name, hand_counts,
                     kind, parse_suit)
-from .variants import (ACES, DIX, JACKS, KINGS, MARRIAGE, PINOCHLE, QUEENS, ROYAL, RUN, Variant,
-                       compile_variant, variant)
+from .melds import (ANY_TRUMP, AS_TRUMP, EXTRA_CARD, I_COMBO, I_KINDS, I_ROLE, I_RUN, I_SUIT, INCLUDED,
+                    MELDS, ROYAL, RUN, SEPARATE, copies, instance_value, meld_instances)
+from .variants import Variant, compile_variant, variant
 
 QS = kind(0, Q)
 JD = kind(2, J)
-SEPARATE, INCLUDED, EXTRA_CARD = range(3)
 
 
-@njit
-def trump_suit_meld(a, t, k, q, j, n9, mv, run_mode, extra_kq):
-    """Meld of one suit's counts when that suit is trump (run, royal marriage, nines)."""
-    runs = min(a, t, k, q, j)
-    kq = min(k, q)
-    total = mv[RUN, runs] + mv[DIX, n9]
-    if run_mode == SEPARATE:
-        total += mv[ROYAL, kq]
-    elif run_mode == INCLUDED:
-        total += mv[ROYAL, kq - runs]
-    elif runs > 0:  # EXTRA_CARD: each K or Q beyond the run's
-        total += extra_kq * (k + q - 2 * runs)
-    else:
-        total += mv[ROYAL, kq]
-    return total
-
-
-@njit
-def base_meld(c, mv):
-    """What hand ``c`` scores whatever the trump: plain marriages in every suit, arounds, pinochle."""
-    base = mv[PINOCHLE, min(c[QS], c[JD])]
-    base += mv[ACES, min(c[A], c[6 + A], c[12 + A], c[18 + A])]
-    base += mv[KINGS, min(c[K], c[6 + K], c[12 + K], c[18 + K])]
-    base += mv[QUEENS, min(c[Q], c[6 + Q], c[12 + Q], c[18 + Q])]
-    base += mv[JACKS, min(c[J], c[6 + J], c[12 + J], c[18 + J])]
+@ijit
+def hand_meld_all_trumps(c, tb, out):
+    """Main body of :func:`meld_table`: meld of count vector ``c`` for trumps S, H, D, C into
+    ``out``. Each suit's own melds are a lookup of the variant's suit tables (as trump, as a
+    plain suit); the melds across suits are counted from their cards."""
+    base = 0
+    table = tb.suit_meld
     for s in range(4):
-        base += mv[MARRIAGE, min(c[6 * s + K], c[6 * s + Q])]
-    return base
+        code = 0
+        for r in range(6):
+            code = code * (COPIES + 1) + c[6 * s + r]
+        base += table[1, code]
+        out[s] = table[0, code] - table[1, code]
+    inst = tb.melds
+    for j in range(inst.shape[0]):
+        if inst[j, I_ROLE] == ANY_TRUMP:
+            n = 127
+            for m in range(I_KINDS, inst.shape[1]):
+                k = inst[j, m]
+                if k < 0:
+                    break
+                if c[k] < n:
+                    n = c[k]
+            base += tb.meld_values[inst[j, I_COMBO], n]
+    for t in range(4):
+        out[t] += base
+
+
+@ijit
+def counts_for(role, suit, t):
+    """Whether a meld instance of ``role`` in ``suit`` counts with trump ``t``."""
+    return role == ANY_TRUMP or (role == AS_TRUMP) == (suit == t)
 
 
 @njit
-def trump_delta(c, s, mv, run_mode, extra_kq):
-    """What suit ``s`` adds to :func:`base_meld` as trump."""
-    o = 6 * s
-    return trump_suit_meld(c[o + A], c[o + T], c[o + K], c[o + Q], c[o + J], c[o + NINE], mv,
-                           run_mode, extra_kq) - mv[MARRIAGE, min(c[o + K], c[o + Q])]
+def value_of(c, j, tb):
+    """What meld instance ``j`` of variant ``tb`` scores in hand ``c`` (``melds.instance_value``)."""
+    return instance_value(c, j, tb.melds, tb.meld_values, tb.run_mode, tb.extra_kq)
 
 
-@njit
-def hand_meld_all_trumps(c, mv, run_mode, extra_kq, out):
-    """Main body of :func:`meld_table`: meld of count vector ``c`` for trumps S, H, D, C into ``out``."""
-    base = base_meld(c, mv)
-    for s in range(4):
-        out[s] = base + trump_delta(c, s, mv, run_mode, extra_kq)
+@ijit
+def meld_used(c, trump, tb, out):
+    """Count vector (into ``out``) of the cards of ``c`` that take part in a scoring meld.
 
-
-@njit
-def meld_used(c, trump, mv, run_mode, extra_kq, out):
-    """Count vector (into ``out``) of the cards of ``c`` that take part in a scoring combination.
-
-    A card may serve several kinds of combination, so usage is the largest count any one kind
-    needs, except in the trump K and Q, where an extra royal marriage (run_marriage=included)
-    or extra K/Q (extra_card) uses copies beyond the run's.
+    A card may serve several kinds of meld, so usage is the largest count any one kind needs,
+    except in the trump K and Q, where an extra royal marriage (run_marriage=included) or extra
+    K/Q (extra_card) uses copies beyond the run's.
     """
     out[:] = 0
-    o = 6 * trump
-    runs = min(c[o + A], c[o + T], c[o + K], c[o + Q], c[o + J])
-    if mv[RUN, runs] == 0:
-        runs = 0
-    for r in (A, T, K, Q, J):
-        out[o + r] = runs
-    for s in range(4):
-        m = min(c[6 * s + K], c[6 * s + Q])
-        if s != trump and mv[MARRIAGE, m] > 0:
-            out[6 * s + K] = m
-            out[6 * s + Q] = m
-    kq = min(c[o + K], c[o + Q])
-    if run_mode == EXTRA_CARD and runs > 0:
-        if extra_kq > 0:
-            out[o + K] = c[o + K]
-            out[o + Q] = c[o + Q]
-    elif run_mode == INCLUDED:
-        if mv[ROYAL, kq - runs] > 0:
-            out[o + K] = kq
-            out[o + Q] = kq
-    elif mv[ROYAL, kq] > 0:
-        out[o + K] = max(runs, kq)
-        out[o + Q] = max(runs, kq)
-    p = min(c[QS], c[JD])
-    if mv[PINOCHLE, p] > 0:
-        out[QS] = max(out[QS], p)
-        out[JD] = max(out[JD], p)
-    for rank, row in ((A, ACES), (K, KINGS), (Q, QUEENS), (J, JACKS)):
-        n = min(c[rank], c[6 + rank], c[12 + rank], c[18 + rank])
-        if mv[row, n] > 0:
-            for s in range(4):
-                out[6 * s + rank] = max(out[6 * s + rank], n)
-    if mv[DIX, c[o + NINE]] > 0:
-        out[o + NINE] = c[o + NINE]
+    mv, inst = tb.meld_values, tb.melds
+    run_mode = tb.run_mode
+    for j in range(inst.shape[0]):
+        if not counts_for(inst[j, I_ROLE], inst[j, I_SUIT], trump):
+            continue
+        combo = inst[j, I_COMBO]
+        kinds = inst[j, I_KINDS:]
+        n = copies(c, kinds)
+        if combo == ROYAL and run_mode != SEPARATE:
+            runs = copies(c, inst[inst[j, I_RUN], I_KINDS:])
+            if mv[RUN, runs] == 0:
+                runs = 0
+            if run_mode == EXTRA_CARD and runs > 0:
+                if tb.extra_kq > 0:  # every trump K and Q counts
+                    out[kinds[0]] = max(out[kinds[0]], c[kinds[0]])
+                    out[kinds[1]] = max(out[kinds[1]], c[kinds[1]])
+                continue
+            if run_mode == INCLUDED and mv[ROYAL, n - runs] == 0:
+                n = 0
+            elif run_mode == EXTRA_CARD and mv[ROYAL, n] == 0:
+                n = 0
+        elif mv[combo, n] == 0:
+            n = 0
+        for k in kinds:
+            if k < 0:
+                break
+            out[k] = max(out[k], n)
 
 
 @pnjit
-def _meld_table(hands, mv, run_mode, extra_kq, out):
+def _meld_table(hands, tb, out):
     for i in prange(hands.shape[0]):
-        hand_meld_all_trumps(hands[i], mv, run_mode, extra_kq, out[i])
+        hand_meld_all_trumps(hands[i], tb, out[i])
 
 
 def meld_table(hands: np.ndarray, v: Variant | str = "thousand") -> np.ndarray:
@@ -141,16 +131,12 @@ def meld_table(hands: np.ndarray, v: Variant | str = "thousand") -> np.ndarray:
     h = np.ascontiguousarray(hands, dtype=np.int8)
     flat = h.reshape(-1, N_KINDS)
     out = np.empty((flat.shape[0], 4), np.int32)
-    _meld_table(flat, tb.meld_values, tb.run_mode, tb.extra_kq, out)
+    _meld_table(flat, tb, out)
     return out.reshape(h.shape[:-1] + (4,))
 
 
 # --------------------------------------------------------------------------------------------
 # The readable breakdown ("gather my meld"), and seed 000's refusal of cards that make no meld.
-
-AROUNDS = ((A, "aces_around", "double_aces", ACES), (K, "kings_around", "double_kings", KINGS),
-           (Q, "queens_around", "double_queens", QUEENS), (J, "jacks_around", "double_jacks", JACKS))
-
 
 @dataclass(frozen=True)
 class MeldItem:
@@ -192,42 +178,32 @@ def meld(hand, trump: str | int, v: Variant | str = "thousand") -> Meld:
     v = variant(v) if isinstance(v, str) else v
     c = hand_counts(hand).astype(int)
     t = parse_suit(trump) if isinstance(trump, str) else int(trump)
-    mv = compile_variant(v).meld_values
     items: list[MeldItem] = []
 
     def add(name: str, points: int, cards: tuple[str, ...]) -> None:
         if points:
             items.append(MeldItem(name, cards, int(points)))
 
-    o = 6 * t
-    runs = min(c[o + A], c[o + T], c[o + K], c[o + Q], c[o + J])
-    if runs:
-        add("run" if runs == 1 else "double_run", mv[RUN, runs],
-            _cards(*((o + r, runs) for r in (A, T, K, Q, J))))
-    kq = min(c[o + K], c[o + Q])
-    if v.run_marriage == "extra_card" and runs:
-        extra = c[o + K] + c[o + Q] - 2 * runs
-        add("extra_king_queen", v.extra_king_queen * extra,
-            _cards((o + K, c[o + K] - runs), (o + Q, c[o + Q] - runs)))
-    else:
-        royal = kq - runs if v.run_marriage == "included" else kq
-        add("royal_marriage", mv[ROYAL, royal], _cards((o + K, royal), (o + Q, royal)))
-    for s in range(4):
-        m = min(c[6 * s + K], c[6 * s + Q])
-        if s != t and m:
-            add("marriage", mv[MARRIAGE, m], _cards((6 * s + K, m), (6 * s + Q, m)))
-    p = min(c[QS], c[JD])
-    if p:
-        add("pinochle" if p == 1 else "double_pinochle", mv[PINOCHLE, p], _cards((QS, p), (JD, p)))
-    for rank, single, double, row in AROUNDS:
-        n = min(c[6 * s + rank] for s in range(4))
-        if n:
-            add(single if n == 1 else double, mv[row, n], _cards(*((6 * s + rank, n) for s in range(4))))
-    add("nine_of_trump", mv[DIX, c[o + NINE]], _cards((o + NINE, c[o + NINE])))
+    tb = compile_variant(v)
+    c8 = c.astype(np.int8)
+    for j, inst in enumerate(meld_instances()):
+        if not counts_for.py_func(inst.role, inst.suit, t):
+            continue
+        combo = MELDS[inst.combo]
+        n = copies.py_func(c8, tb.melds[j, I_KINDS:])
+        name = combo.double if n >= 2 and combo.double else combo.name
+        shown = [(k, n) for k in inst.kinds]
+        if inst.combo == ROYAL and v.run_marriage != "separate":
+            runs = copies.py_func(c8, tb.melds[tb.melds[j, I_RUN], I_KINDS:])
+            if v.run_marriage == "included":
+                shown = [(k, n - runs) for k in inst.kinds]
+            elif runs:  # extra_card: the trump K and Q beyond the run's
+                name = "extra_king_queen"
+                shown = [(k, c[k] - runs) for k in inst.kinds]
+        add(name, value_of.py_func(c8, j, tb), _cards(*shown))
     used = np.zeros(N_KINDS, np.int8)
     # the kernel's Python body: one hand does not need compiled code (nor numba's start-up)
-    meld_used.py_func(c.astype(np.int8), t, mv, compile_variant(v).run_mode, v.extra_king_queen,
-                      used)
+    meld_used.py_func(c8, t, tb, used)
     return Meld(SUITS[t], sum(i.points for i in items), tuple(items), tuple(int(x) for x in used))
 
 

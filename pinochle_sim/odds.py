@@ -14,7 +14,6 @@ Exact figures come from counting, never sampling:
 """
 from __future__ import annotations
 
-import itertools
 import math
 from dataclasses import dataclass
 from fractions import Fraction
@@ -23,19 +22,19 @@ import numpy as np
 from numba import prange
 
 from ._numba import njit, pnjit
-from .cards import A, J, K, N_KINDS, NINE, Q, T
+from .cards import COPIES, A, J, K, N_KINDS, NINE, Q, T
 from .deal import BLOCK, deal_one
 from .progress import bar
-from .meld import hand_meld_all_trumps, trump_suit_meld
-from .variants import ACES, JACKS, KINGS, MARRIAGE, PINOCHLE, QUEENS, Variant, compile_variant, variant
+from .meld import hand_meld_all_trumps
+from .melds import MARRIAGE, SUIT_CONFIGS, cross_suit
+from .variants import Variant, compile_variant, variant
 
 HAND = 12
 TOTAL_HANDS = math.comb(48, HAND)  # 12-card hands; any size: math.comb(48, n)
 MAX_CARDS = 18  # the largest hand counted: fifteen cards and a kitty of three
 
-# Every way one suit can lie in a hand: counts of A T K Q J 9, each 0..2, and its multiplicity.
-SUIT_CONFIGS = np.array(list(itertools.product(range(3), repeat=6)), np.int64)
-SUIT_WEIGHTS = np.prod(np.where(SUIT_CONFIGS == 1, 2, 1), axis=1).astype(np.int64)
+# Every way one suit can lie in a hand (``melds.SUIT_CONFIGS``) and its multiplicity.
+SUIT_WEIGHTS = np.prod(np.vectorize(math.comb)(COPIES, SUIT_CONFIGS), axis=1).astype(np.int64)
 SUIT_SIZES = SUIT_CONFIGS.sum(axis=1)
 
 
@@ -216,8 +215,10 @@ def expected_per_hand(combo: str, n: int = HAND) -> Fraction:
 # The meld distribution.
 
 @njit
-def _meld_dp(cfg, w, sizes, marr_idx, delta_idx, fixed, n_marr, n_delta, hand):
-    """Main body of :func:`meld_distribution`: counts over (mins, pinochle, marriage sum, best delta)."""
+def _meld_dp(cfg, w, sizes, marr_idx, delta_idx, fixed, n_marr, n_delta, hand, around, pin):
+    """Main body of :func:`meld_distribution`: counts over (mins, pinochle, marriage sum, best delta).
+    ``around``: the ranks of the four arounds; ``pin``: suit, rank, suit, rank of the two-card
+    meld across suits (the pinochle), first suit lower."""
     # state: n, minA, minK, minQ, minJ, pin, marr, dmax
     dp = np.zeros((hand + 1, 3, 3, 3, 3, 3, n_marr, n_delta), np.int64)
     dp[0, 2, 2, 2, 2, 0, 0, 0] = 1
@@ -240,15 +241,15 @@ def _meld_dp(cfg, w, sizes, marr_idx, delta_idx, fixed, n_marr, n_delta, hand):
                                             if n2 > hand or (last and n2 != hand):
                                                 continue
                                             p2 = p
-                                            if s == 0:
-                                                p2 = cfg[c, Q]
-                                            elif s == 2:
-                                                p2 = min(p, cfg[c, J])
+                                            if s == pin[0]:
+                                                p2 = cfg[c, pin[1]]
+                                            elif s == pin[2]:
+                                                p2 = min(p, cfg[c, pin[3]])
                                             d2 = d
                                             if fixed < 0 or fixed == s:
                                                 d2 = max(d, delta_idx[c])
-                                            new[n2, min(ma, cfg[c, A]), min(mk, cfg[c, K]),
-                                                min(mq, cfg[c, Q]), min(mj, cfg[c, J]), p2,
+                                            new[n2, min(ma, cfg[c, around[0]]), min(mk, cfg[c, around[1]]),
+                                                min(mq, cfg[c, around[2]]), min(mj, cfg[c, around[3]]), p2,
                                                 m + marr_idx[c], d2] += cnt * w[c]
         dp = new
     return dp[hand]
@@ -288,21 +289,20 @@ def meld_distribution(v: Variant | str = "thousand", trump: int | None = 0,
         raise ValueError(f"meld odds are counted for hands of 1 to {MAX_CARDS} cards, not {n}")
     tb = compile_variant(v)
     mv = tb.meld_values
-    marr = mv[MARRIAGE, np.minimum(SUIT_CONFIGS[:, K], SUIT_CONFIGS[:, Q])].astype(np.int64)
-    as_trump = np.array([trump_suit_meld(*row, mv, tb.run_mode, tb.extra_kq) for row in SUIT_CONFIGS],
-                        np.int64)
+    arounds, (pin_combo, pin) = cross_suit()
+    as_trump, marr = tb.suit_meld.astype(np.int64)
     delta = as_trump - marr
-    unit = math.gcd(*map(int, mv[MARRIAGE])) or 1
+    unit = math.gcd(*map(int, marr)) or 1
     deltas = np.unique(delta)  # index 0 is kept for "no trump suit seen yet"
     delta_idx = np.searchsorted(deltas, delta).astype(np.int64) + 1
     dp = _meld_dp(SUIT_CONFIGS, SUIT_WEIGHTS, SUIT_SIZES, marr // unit, delta_idx,
-                  -1 if trump is None else int(trump), int(4 * mv[MARRIAGE, 2] // unit) + 1,
-                  len(deltas) + 1, n)
+                  -1 if trump is None else int(trump), int(4 * marr.max() // unit) + 1,
+                  len(deltas) + 1, n, np.array([r for _, r in arounds], np.int64), np.array(pin, np.int64))
     totals: dict[int, int] = {}
     for idx in zip(*np.nonzero(dp)):
         ma, mk, mq, mj, p, m, d = idx
-        value = (int(m) * unit + int(mv[ACES, ma] + mv[KINGS, mk] + mv[QUEENS, mq] + mv[JACKS, mj])
-                 + int(mv[PINOCHLE, p]) + int(deltas[d - 1]))
+        value = (int(m) * unit + sum(int(mv[row, x]) for (row, _), x in zip(arounds, (ma, mk, mq, mj)))
+                 + int(mv[pin_combo, p]) + int(deltas[d - 1]))
         totals[value] = totals.get(value, 0) + int(dp[idx])
     values = np.array(sorted(totals), np.int64)
     return MeldDistribution(values, np.array([totals[x] for x in values], np.int64), math.comb(48, n))
@@ -333,7 +333,7 @@ def _meets(c, lo, hi, any_suit):
 
 
 @pnjit
-def _simulate(seed, start, n, lo, hi, any_suit, mv, run_mode, extra_kq, players, hand, with_kitty,
+def _simulate(seed, start, n, lo, hi, any_suit, tb, players, hand, with_kitty,
               vmax, ev1, ev2, evany, msum, msq, hist_fixed, hist_best):
     """Main body of :func:`simulate_meld`: per-block integer accumulators (order-independent).
     Each seat's hand counts, with the kitty added when ``with_kitty``."""
@@ -359,7 +359,7 @@ def _simulate(seed, start, n, lo, hi, any_suit, mv, run_mode, extra_kq, players,
             yf = 0
             yb = 0
             for p in range(players):
-                hand_meld_all_trumps(hands[p], mv, run_mode, extra_kq, out)
+                hand_meld_all_trumps(hands[p], tb, out)
                 best = max(out[0], out[1], out[2], out[3])
                 yf += out[0]
                 yb += best
@@ -417,8 +417,8 @@ def simulate_meld(v: Variant | str = "thousand", deals: int = 1_000_000, seed: i
             acc = [np.zeros((nb, n_ev), np.int64) for _ in range(3)] + \
                   [np.zeros((nb, 2), np.int64) for _ in range(2)] + \
                   [np.zeros((nb, vmax + 1), np.int64) for _ in range(2)]
-            _simulate(np.uint64(seed), np.int64(start), n, lo, hi, any_suit, tb.meld_values,
-                      tb.run_mode, tb.extra_kq, players, v.hand_size, with_kitty, vmax, *acc)
+            _simulate(np.uint64(seed), np.int64(start), n, lo, hi, any_suit, tb, players,
+                      v.hand_size, with_kitty, vmax, *acc)
             for total, part in zip((ev1, ev2, evany, msum, msq, hf, hb), acc):
                 total += part.sum(axis=0)
             pb.update(n)

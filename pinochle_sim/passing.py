@@ -79,17 +79,16 @@ def pass_cards(hands, bidder, partner, trump, n, tb, rec):
     """``partner`` passes ``n`` cards to ``bidder``, which passes ``n`` back; ``hands`` change in
     place. ``rec[0]`` and ``rec[1]`` receive the kinds passed each way.
     """
-    mv, run_mode, extra_kq = tb.meld_values, tb.run_mode, tb.extra_kq
     used = np.empty(24, np.int8)
     scores = np.empty(24, np.float64)
-    meld_used(hands[partner], trump, mv, run_mode, extra_kq, used)
+    meld_used(hands[partner], trump, tb, used)
     for k in range(24):
         scores[k] = _partner_score(k, trump, used)
     choose_cards(hands[partner], n, scores, rec[0])
     for i in range(n):
         hands[partner, rec[0, i]] -= 1
         hands[bidder, rec[0, i]] += 1
-    meld_used(hands[bidder], trump, mv, run_mode, extra_kq, used)
+    meld_used(hands[bidder], trump, tb, used)
     suit_len = np.zeros(4, np.int64)
     for k in range(24):
         suit_len[k // 6] += hands[bidder, k] - used[k]
@@ -173,7 +172,7 @@ def discard(hand, trump, n, tb, out):
     ``n`` cards for trump ``trump``; ``out`` receives their kinds. Cards of its meld go only if
     every other card is trump or meld."""
     used = np.empty(24, np.int8)
-    meld_used(hand, trump, tb.meld_values, tb.run_mode, tb.extra_kq, used)
+    meld_used(hand, trump, tb, used)
     suit_len = np.zeros(4, np.int64)
     for k in range(24):
         suit_len[k // 6] += hand[k]

@@ -30,7 +30,8 @@ from .passing import discard, pass_cards, sure_sweep
 from .play import MAX_TRICKS, POLICIES, play_tricks
 from .scoring import banked_meld, score_hand, score_playing_1000
 from .strategies import Strategy, default_bidding, strategies_arrays, strategy
-from .variants import DIX, R, Variant, band_width, compile_variant, meld_unit, variant
+from .melds import DIX
+from .variants import R, Variant, band_width, compile_variant, meld_unit, variant
 
 #: The columns of a summary row, for the largest table (four seats' meld, three sides' points,
 #: tricks, counters and scores); a variant's frame keeps its own (:func:`columns`).
@@ -156,7 +157,7 @@ def _five_nines_no_meld(c, mv, melds):
 def meld_hands(tb, hands, melds):
     """Every seat's meld in every trump."""
     for p in range(tb.rules[R.players]):
-        hand_meld_all_trumps(hands[p], tb.meld_values, tb.run_mode, tb.extra_kq, melds[p])
+        hand_meld_all_trumps(hands[p], tb, melds[p])
 
 
 @njit
@@ -242,10 +243,10 @@ def declare(dealer, bidder, bid, trump, forced, tb, policy, w, state, row):
     if k > 0:  # the bid winner takes the kitty, discards as many cards, then names trump
         for c in range(24):
             hands[bidder, c] += hands[players, c]
-        hand_meld_all_trumps(hands[bidder], mv, tb.run_mode, tb.extra_kq, melds[bidder])
+        hand_meld_all_trumps(hands[bidder], tb, melds[bidder])
         trump = choose_trump(hands[bidder], melds[bidder], rules)
         discard(hands[bidder], trump, k, tb, w.passes[0])
-        hand_meld_all_trumps(hands[bidder], mv, tb.run_mode, tb.extra_kq, melds[bidder])
+        hand_meld_all_trumps(hands[bidder], tb, melds[bidder])
         for j in range(k):
             discard_pts += tb.card_points[w.passes[0, j] % 6]
     row[TRUMP] = trump
@@ -256,7 +257,7 @@ def declare(dealer, bidder, bid, trump, forced, tb, policy, w, state, row):
     if n > 0:  # only the passing partners' hands change
         pass_cards(hands, bidder, partner, trump, n, tb, w.passes)
         for p in (bidder, partner):
-            hand_meld_all_trumps(hands[p], mv, tb.run_mode, tb.extra_kq, melds[p])
+            hand_meld_all_trumps(hands[p], tb, melds[p])
     # seed 004's optional "playing 1000": the bidder, leading, announces a sure sweep; its side
     # shows no meld and its partner sits out
     sweep = (rules[R.playing_1000] and not forced and rules[R.first_lead] == 0 and partner >= 0

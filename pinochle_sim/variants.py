@@ -17,16 +17,12 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .cards import DECK_SIZE
+from .cards import COPIES, DECK_SIZE
+from .melds import COMBOS, RUN_MARRIAGE, SUIT_CONFIGS, instance_table, suit_tables
 
 Pair = tuple[int, int]
 
-#: Meld combinations scored from a count table; the order is the row order of ``meld_values``.
-COMBOS = ("run", "royal_marriage", "marriage", "pinochle", "aces_around", "kings_around",
-          "queens_around", "jacks_around", "nine_of_trump")
-RUN, ROYAL, MARRIAGE, PINOCHLE, ACES, KINGS, QUEENS, JACKS, DIX = range(len(COMBOS))
 
-RUN_MARRIAGE = ("separate", "included", "extra_card")
 ALL_PASS = ("throw_in", "dealer_stuck")
 FIRST_LEAD = ("bidder", "dealer_left")
 NO_TRICK = ("none", "side_scores_nothing", "bidder_meld_void", "no_counter_meld_void")
@@ -577,9 +573,11 @@ R = enum.IntEnum("R", {name: i for i, name in enumerate(RULE_FIELDS)})
 class Tables(NamedTuple):
     """Flat arrays of a variant for the kernels."""
 
-    meld_values: np.ndarray  # int32[9, 3]: value of 0, 1, 2 copies of each combination
+    meld_values: np.ndarray  # int32[combos, COPIES + 1]: value of 0, 1, 2 copies of each meld
     run_mode: int            # index into RUN_MARRIAGE
     extra_kq: int
+    melds: np.ndarray        # int64[instances, ...]: melds.instance_table() (cards, suit, role)
+    suit_meld: np.ndarray    # int32[2, suit configs]: what a suit's own melds score as trump, as plain
     card_points: np.ndarray  # int32[6]: A T K Q J 9
     rules: np.ndarray        # int64[len(RULE_FIELDS)]: choices as their index in CHOICES
     team: np.ndarray         # int64[players]: the side each seat plays for
@@ -589,9 +587,13 @@ class Tables(NamedTuple):
 @functools.cache
 def compile_variant(v: Variant) -> Tables:
     """The arrays kernels read for variant ``v`` (cached per variant)."""
-    mv = np.zeros((len(COMBOS), 3), np.int32)
+    mv = np.zeros((len(COMBOS), COPIES + 1), np.int32)
     for i, name in enumerate(COMBOS):
         mv[i, 1:] = getattr(v, name)
+    inst = instance_table()
+    mode = RUN_MARRIAGE.index(v.run_marriage)
+    suit_meld = np.zeros((2, len(SUIT_CONFIGS)), np.int32)
+    suit_tables(inst, mv, mode, v.extra_king_queen, suit_meld)
 
     def as_int(name: str) -> int:
         value = getattr(v, name)
@@ -599,8 +601,7 @@ def compile_variant(v: Variant) -> Tables:
 
     rules = np.array([as_int(name) for name in RULE_FIELDS], np.int64)
     seats = range(v.players)
-    return Tables(mv, RUN_MARRIAGE.index(v.run_marriage), v.extra_king_queen,
-                  np.asarray(v.card_points, np.int32), rules,
+    return Tables(mv, mode, v.extra_king_queen, inst, suit_meld, np.asarray(v.card_points, np.int32), rules,
                   np.array([v.team(p) for p in seats], np.int64),
                   np.array([-1 if v.partner(p) is None else v.partner(p) for p in seats], np.int64))
 

@@ -22,7 +22,7 @@ from numba import prange
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import pinochle_sim as ps  # noqa: E402
 from pinochle_sim._numba import set_threads  # noqa: E402
-from pinochle_sim.cli import atomic_write  # noqa: E402
+from pinochle_sim.files import atomic_write  # noqa: E402
 from pinochle_sim.deal import BLOCK, deal_one  # noqa: E402
 from pinochle_sim.meld import hand_meld_all_trumps  # noqa: E402
 from pinochle_sim.simulate import COLUMNS, Setup, _play_many  # noqa: E402
@@ -47,7 +47,7 @@ def _deal_only(seed, n):
 
 
 @numba.njit(cache=True, parallel=True)
-def _deal_meld(seed, n, mv, run_mode, extra_kq):
+def _deal_meld(seed, n, tb):
     nb = (n + BLOCK - 1) // BLOCK
     acc = np.zeros(nb, np.int64)
     for b in prange(nb):
@@ -58,7 +58,7 @@ def _deal_meld(seed, n, mv, run_mode, extra_kq):
         for d in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
             deal_one(seed, d, deck, counts)
             for p in range(4):
-                hand_meld_all_trumps(counts[p], mv, run_mode, extra_kq, out)
+                hand_meld_all_trumps(counts[p], tb, out)
                 s += max(out[0], out[1], out[2], out[3])
         acc[b] = s
     return acc.sum()
@@ -106,8 +106,7 @@ def measure(deals: int, repeat: int) -> dict:
     seed = np.uint64(1)
     kernels = {
         "deal_per_s": (lambda n: _deal_only(seed, n), deals),
-        "deal_meld_per_s": (lambda n: _deal_meld(seed, n, tb.meld_values, tb.run_mode, tb.extra_kq),
-                            deals),
+        "deal_meld_per_s": (lambda n: _deal_meld(seed, n, tb), deals),
         "full_hand_per_s": (_full_hands("thousand", "heuristic"), deals // 10),
         "full_hand_classic_pass4_per_s": (_full_hands("classic-pass4", "heuristic"), deals // 10),
         "full_hand_random_per_s": (_full_hands("thousand", "random"), deals // 10),

@@ -174,5 +174,5 @@ def test_used_cards_carry_the_whole_meld(name, random_hands):
             used = np.array(m.used, np.int8)
             assert (used <= h).all()
             assert meld(used, t, v).total == m.total
-            meld_used(h, t, tb.meld_values, tb.run_mode, tb.extra_kq, out)
+            meld_used(h, t, tb, out)
             assert (out == used).all()

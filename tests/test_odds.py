@@ -7,7 +7,6 @@ import pytest
 from naive import naive_meld, p_every_suit_has
 
 import pinochle_sim as ps
-from pinochle_sim.meld import trump_suit_meld
 from pinochle_sim.odds import (EVENT_NAMES, EVENTS, SUIT_CONFIGS, SUIT_SIZES, SUIT_WEIGHTS,
                                TOTAL_HANDS, event_probability, exact_odds, meld_distribution,
                                simulate_meld, table_probability)
@@ -52,8 +51,9 @@ def test_mean_meld_by_linearity(name):
     mv = tb.meld_values
     size = v.hand_size  # 15 in three-hand
     marg = np.array([w * C(36, size - n) for w, n in zip(SUIT_WEIGHTS, SUIT_SIZES)], dtype=object)
-    e_trump = sum(m * trump_suit_meld(*cfg, mv, tb.run_mode, tb.extra_kq) for m, cfg in zip(marg, SUIT_CONFIGS))
-    e_marr = sum(m * int(mv[2, min(cfg[2], cfg[3])]) for m, cfg in zip(marg, SUIT_CONFIGS))
+    # one suit's cards alone, scored by the pure-Python twin: as trump (spades), and as hearts
+    e_trump = sum(m * naive_meld(list(cfg) + [0] * 18, 0, v) for m, cfg in zip(marg, SUIT_CONFIGS))
+    e_marr = sum(m * naive_meld([0] * 6 + list(cfg) + [0] * 12, 0, v) for m, cfg in zip(marg, SUIT_CONFIGS))
     expect = Fraction(int(e_trump) + 3 * int(e_marr), C(48, size))
     ev = dict(zip(EVENT_NAMES, EVENTS))
     for row, single, double in ((4, "aces_around", "double_aces"), (5, "kings_around", "double_kings"),

@@ -1,0 +1,177 @@
+"""Meld rules as data: every meld of RULES.md declared once, expanded suit by suit into
+*instances*, and the arithmetic of one instance.
+
+A meld is its cards as rank + suit, the suit being ``t`` (the trump), ``o`` (any other suit: one
+meld per suit), ``*`` (every suit: one card of the rank in each) or a suit letter; its values for
+one and two copies are the variant option of the same name. A hand holds as many copies of a
+meld as the fewest it holds of any of its cards (of its one card: nines of trump count each).
+The one rule between melds, how a run and its trump K+Q count together, is the variant's
+``run_marriage`` mode (:func:`instance_value`).
+
+``variants.compile_variant`` turns this into a variant's tables: the instances as arrays, and
+for speed what one suit's cards score as trump and as a plain suit (:func:`suit_tables`); the
+meld kernel, the cards a meld uses (passing, discarding), the breakdown and the exact odds all
+read those tables. Nothing here assumes two copies of a card beyond ``cards.COPIES``.
+"""
+from __future__ import annotations
+
+import functools
+import itertools
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import numpy as np
+
+from ._numba import ijit, njit
+from .cards import COPIES, RANKS, SUITS
+
+
+@dataclass(frozen=True)
+class Combination:
+    """One kind of meld: the option holding its single/double values, and its cards."""
+
+    name: str
+    cards: tuple[str, ...]
+    double: str = ""  # the breakdown's name for two copies ("": the same name)
+
+
+MELDS = (
+    Combination("run", ("At", "Tt", "Kt", "Qt", "Jt"), "double_run"),
+    Combination("royal_marriage", ("Kt", "Qt")),
+    Combination("marriage", ("Ko", "Qo")),
+    Combination("pinochle", ("QS", "JD"), "double_pinochle"),
+    Combination("aces_around", ("A*",), "double_aces"),
+    Combination("kings_around", ("K*",), "double_kings"),
+    Combination("queens_around", ("Q*",), "double_queens"),
+    Combination("jacks_around", ("J*",), "double_jacks"),
+    Combination("nine_of_trump", ("9t",)),
+)
+#: The order of ``MELDS``: the row order of a variant's ``meld_values``.
+COMBOS = tuple(m.name for m in MELDS)
+RUN, ROYAL, MARRIAGE, PINOCHLE, ACES, KINGS, QUEENS, JACKS, DIX = range(len(COMBOS))
+#: How a run and its trump K+Q count together (the variant's ``run_marriage``).
+RUN_MARRIAGE = ("separate", "included", "extra_card")
+SEPARATE, INCLUDED, EXTRA_CARD = range(len(RUN_MARRIAGE))
+#: How an instance counts for a trump: whatever the trump, when its suit is trump, or when its
+#: suit is not trump.
+ANY_TRUMP, AS_TRUMP, AS_OTHER = range(3)
+#: Every way one suit can lie in a hand: counts of A T K Q J 9 (0..COPIES each), in the order of
+#: :func:`suit_code`.
+SUIT_CONFIGS = np.array(list(itertools.product(range(COPIES + 1), repeat=6)), np.int64)
+#: Columns of the compiled instance table (:func:`instance_table`): the meld's row of
+#: ``meld_values``, its suit (-1: none), its role, for a royal marriage the run of its suit, then
+#: its cards (-1: none).
+I_COMBO, I_SUIT, I_ROLE, I_RUN, I_KINDS = range(5)
+
+
+class MeldInstance(NamedTuple):
+    """One meld in one suit (or across suits): its row in ``MELDS``, its cards (kinds), the suit
+    it depends on (-1: none) and how it counts for a trump (``ANY_TRUMP``...)."""
+
+    combo: int
+    kinds: tuple[int, ...]
+    suit: int
+    role: int
+
+
+@functools.cache
+def meld_instances() -> tuple[MeldInstance, ...]:
+    """``MELDS`` expanded: a ``t`` or ``o`` meld once per suit, a ``*`` meld with one card of its
+    rank in each suit, a meld of named cards once."""
+    out = []
+    for i, m in enumerate(MELDS):
+        suits = {c[1] for c in m.cards}
+        if suits & {"t", "o"}:
+            role = AS_TRUMP if "t" in suits else AS_OTHER
+            for s in range(4):
+                out.append(MeldInstance(i, tuple(RANKS.index(c[0]) + 6 * (s if c[1] in "to" else
+                                                 SUITS.index(c[1])) for c in m.cards), s, role))
+        else:
+            kinds = tuple(RANKS.index(c[0]) + 6 * s for c in m.cards
+                          for s in (range(4) if c[1] == "*" else [SUITS.index(c[1])]))
+            out.append(MeldInstance(i, kinds, -1, ANY_TRUMP))
+    return tuple(out)
+
+
+@ijit
+def copies(c, kinds):
+    """Complete copies of a meld with cards ``kinds`` (-1 ends the list) in count vector ``c``."""
+    n = 127
+    for k in kinds:
+        if k < 0:
+            break
+        if c[k] < n:
+            n = c[k]
+    return n
+
+
+def instance_table() -> np.ndarray:
+    """int64[instances, I_KINDS + 5]: :func:`meld_instances` as the kernels read them."""
+    inst = meld_instances()
+    run_of = {m.suit: j for j, m in enumerate(inst) if m.combo == RUN}
+    out = np.full((len(inst), I_KINDS + max(len(m.kinds) for m in inst)), -1, np.int64)
+    for j, m in enumerate(inst):
+        out[j, :I_KINDS] = m.combo, m.suit, m.role, run_of[m.suit] if m.combo == ROYAL else -1
+        out[j, I_KINDS:I_KINDS + len(m.kinds)] = m.kinds
+    return out
+
+
+@njit
+def instance_value(c, j, inst, mv, run_mode, extra_kq):
+    """What meld instance ``j`` (a row of :func:`instance_table`) scores in hand ``c``: its value
+    for the copies held, except that a royal marriage counts with its suit's run as the
+    run-and-marriage mode says: ``separate``, on its own; ``included``, only K+Q beyond the
+    runs; ``extra_card``, with a run, ``extra_kq`` per trump K or Q beyond the run's."""
+    combo = inst[j, I_COMBO]
+    n = copies(c, inst[j, I_KINDS:])
+    if combo != ROYAL or run_mode == SEPARATE:
+        return mv[combo, n]
+    runs = copies(c, inst[inst[j, I_RUN], I_KINDS:])
+    if run_mode == INCLUDED:
+        return mv[ROYAL, n - runs]
+    if runs > 0:  # extra_card: its cards are the trump K and Q
+        return extra_kq * (c[inst[j, I_KINDS]] + c[inst[j, I_KINDS + 1]] - 2 * runs)
+    return mv[ROYAL, n]
+
+
+@njit
+def suit_code(c, s):
+    """Index of suit ``s``'s counts in ``SUIT_CONFIGS``."""
+    code = 0
+    for r in range(6):
+        code = code * (COPIES + 1) + c[6 * s + r]
+    return code
+
+
+@njit
+def suit_tables(inst, mv, run_mode, extra_kq, out):
+    """For every config of ``SUIT_CONFIGS``: what the suit's own melds score when it is trump
+    (``out[0]``) and when it is not (``out[1]``), every suit alike (scored as spades)."""
+    c = np.zeros(24, np.int8)
+    for code in range(SUIT_CONFIGS.shape[0]):
+        for r in range(6):
+            c[r] = SUIT_CONFIGS[code, r]
+        out[0, code] = 0
+        out[1, code] = 0
+        for j in range(inst.shape[0]):
+            if inst[j, I_SUIT] == 0:
+                x = instance_value(c, j, inst, mv, run_mode, extra_kq)
+                if inst[j, I_ROLE] == AS_TRUMP:
+                    out[0, code] += x
+                elif inst[j, I_ROLE] == AS_OTHER:
+                    out[1, code] += x
+
+
+def cross_suit() -> tuple[list[tuple[int, int]], tuple[int, tuple[int, int, int, int]]]:
+    """The melds that count whatever the trump, as the exact odds track them: the arounds (row,
+    rank) and one meld of two cards in two suits (row, (suit, rank, suit, rank), lower suit
+    first)."""
+    free = [m for m in meld_instances() if m.role == ANY_TRUMP]
+    arounds = [(m.combo, m.kinds[0] % 6) for m in free if len({k // 6 for k in m.kinds}) == 4
+               and len({k % 6 for k in m.kinds}) == 1]
+    pairs = [m for m in free if len(m.kinds) == 2 and m.kinds[0] // 6 != m.kinds[1] // 6]
+    if len(arounds) != 4 or len(pairs) != 1 or len(free) != 5:
+        raise NotImplementedError("the exact meld odds count four arounds and one two-card meld "
+                                  "across suits (the pinochle); MELDS declares others")
+    a, b = sorted(pairs[0].kinds, key=lambda k: k // 6)
+    return arounds, (pairs[0].combo, (a // 6, a % 6, b // 6, b % 6))

@@ -48,7 +48,7 @@ seeds = compare(["thousand", "modern-15", "modern", "classic", "classic-pass4"],
 show(seeds)
 
 # %%
-seeds.forest_plot()
+plots.forest_plot(seeds)
 
 # %% [markdown]
 # ## One option at a time (baseline `classic`)
@@ -61,7 +61,7 @@ options = compare(["classic", "classic:must_trump=false", "classic:must_head=fal
 show(options)
 
 # %%
-options.forest_plot()
+plots.forest_plot(options)
 
 # %% [markdown]
 # ## What the figures say (200,000 deals, seed 1, heuristic play by every seat)

@@ -1,10 +1,24 @@
-"""pinochle-sim: Monte Carlo bidding-strategy analysis for four-handed partnership Pinochle.
+"""pinochle-sim: Monte Carlo bidding-strategy analysis for Pinochle, four-hand and three-hand.
+
+The package is three layers, each importing only the ones before it:
+
+* ``engine``: the rules and the hand kernel (``cards``, ``variants``, ``melds``, ``deal``,
+  ``meld``, ``auction``, ``passing``, ``play``, ``scoring``, ``hand``);
+* ``studies``: what is built on it (``strategies``, ``simulate``, ``tables``, ``compare``,
+  ``match``, ``stats``, ``odds``, ``advise``);
+* ``present``: the command line, pictures and text (``cli``, ``plots``, ``report``,
+  ``records``, ``explore``);
+
+with the helpers both sides use beside them (``files``, ``progress``, ``_numba``). The modules
+keep their short names too: ``pinochle_sim.meld`` is ``pinochle_sim.engine.meld``.
 
 >>> import pinochle_sim as ps
 >>> ps.meld("AS TS KS QS JS 9D 9D 9C 9C 9H 9H JH", "S", "thousand").total
 190
 """
 import importlib
+import importlib.abc
+import importlib.util
 import sys
 import types
 from importlib.metadata import PackageNotFoundError, version as _version
@@ -13,6 +27,15 @@ try:
     __version__ = _version("pinochle-sim")
 except PackageNotFoundError:  # running from a source tree without installing
     __version__ = "0.0.0+src"
+
+#: Every module by its short name, and the layer it lives in.
+LAYERS = {
+    "engine": ("cards", "variants", "melds", "deal", "meld", "auction", "passing", "play",
+               "scoring", "hand"),
+    "studies": ("strategies", "simulate", "tables", "compare", "match", "stats", "odds", "advise"),
+    "present": ("cli", "plots", "report", "records", "explore"),
+}
+_MODULES = {m: f"{layer}.{m}" for layer, mods in LAYERS.items() for m in mods}
 
 # The public names, loaded on first use so that a quick command imports only what it needs.
 _EXPORTS = {
@@ -25,11 +48,30 @@ _EXPORTS = {
     "compare": "compare", "PRESETS": "variants", "Variant": "variants", "VariantError": "variants",
     "variant": "variants",
 }
+
+
+class _ShortNames(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """``pinochle_sim.meld`` and the like: the module of that name in its layer."""
+
+    def find_spec(self, name, path=None, target=None):
+        head, _, short = name.partition(".")
+        if head == __name__ and short in _MODULES:
+            return importlib.util.spec_from_loader(name, self)
+        return None
+
+    def create_module(self, spec):
+        return importlib.import_module(f"{__name__}.{_MODULES[spec.name.partition('.')[2]]}")
+
+    def exec_module(self, module):
+        pass
+
+
+sys.meta_path.insert(0, _ShortNames())
 __all__ = ["__version__", *sorted(_EXPORTS)]
 
 
 def _export(name: str):
-    return getattr(importlib.import_module(f"{__name__}.{_EXPORTS[name]}"), name)
+    return getattr(importlib.import_module(f"{__name__}.{_MODULES[_EXPORTS[name]]}"), name)
 
 
 def __getattr__(name: str):

@@ -1,6 +1,6 @@
 """``python -m pinochle_sim``: the same as the ``pinochle-sim`` command."""
 import sys
 
-from .cli import main
+from .present.cli import main
 
 sys.exit(main())

@@ -19,10 +19,11 @@ import numba
 
 def _cache_dir() -> Path:
     h = hashlib.sha1()
-    for p in sorted(Path(__file__).parent.glob("*.py")):
+    root = Path(__file__).parent
+    for p in sorted(root.rglob("*.py"), key=lambda p: p.relative_to(root).as_posix()):
         text = p.read_bytes()
         if b"njit" in text or p.name in ("cards.py", "variants.py"):
-            h.update(p.name.encode())
+            h.update(p.relative_to(root).as_posix().encode())
             h.update(text)
     for base in (os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache", tempfile.gettempdir()):
         root = Path(base) / "pinochle-sim"

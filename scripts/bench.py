@@ -25,7 +25,8 @@ from pinochle_sim._numba import set_threads  # noqa: E402
 from pinochle_sim.files import atomic_write  # noqa: E402
 from pinochle_sim.deal import BLOCK, deal_one  # noqa: E402
 from pinochle_sim.meld import hand_meld_all_trumps  # noqa: E402
-from pinochle_sim.simulate import COLUMNS, Setup, _play_many  # noqa: E402
+from pinochle_sim.hand import COLUMNS, _play_many  # noqa: E402
+from pinochle_sim.simulate import Setup  # noqa: E402
 from pinochle_sim.variants import compile_variant  # noqa: E402
 
 RESULTS = Path(__file__).resolve().parents[1] / "results" / "bench.json"

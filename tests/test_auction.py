@@ -7,7 +7,8 @@ import pinochle_sim as ps
 from pinochle_sim.advise import agrees, consistent_deals, read_auction
 from pinochle_sim.auction import N_SITUATIONS, situation
 from pinochle_sim.match import calibration, calibration_table
-from pinochle_sim.simulate import Setup, _worths_around
+from pinochle_sim.hand import _worths_around
+from pinochle_sim.simulate import Setup
 from pinochle_sim.tables import GAP_RAISES, AuctionModel, _isotonic_decreasing, auction_model
 from pinochle_sim.variants import PRESETS
 

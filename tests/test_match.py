@@ -6,8 +6,8 @@ import pytest
 
 import pinochle_sim as ps
 from pinochle_sim.cli import main
-from pinochle_sim.match import (NO_SET_OUT, calibration, duplicate, game_over, match_hands,
-                                play_matches, tournament)
+from pinochle_sim.match import NO_SET_OUT, calibration, duplicate, game_over, play_matches, tournament
+from pinochle_sim.records import match_hands
 from pinochle_sim.strategies import Formula, Strategy, StrategyError, register, strategy
 
 

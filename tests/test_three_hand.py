@@ -12,9 +12,9 @@ from naive import check_record, naive_deal
 import pinochle_sim as ps
 from pinochle_sim.auction import N_SITUATIONS, run_auction, situation
 from pinochle_sim.cli import main
-from pinochle_sim.match import NO_SET_OUT, game_over, match_hands, play_matches, tournament
+from pinochle_sim.match import NO_SET_OUT, game_over, play_matches, tournament
 from pinochle_sim.passing import discard
-from pinochle_sim.records import records, show_record
+from pinochle_sim.records import match_hands, records, show_record
 from pinochle_sim.scoring import score_hand
 from pinochle_sim.simulate import play
 from pinochle_sim.variants import compile_variant, variant

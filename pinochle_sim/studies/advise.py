@@ -15,16 +15,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import __version__
-from .cards import SUITS, format_hand, hand_counts
-from .meld import meld_all_trumps
-from .auction import N_SITUATIONS, situation
-from .simulate import (COLUMNS, SIDE_TOTAL, TRICKS0, TRUMP, Setup, _after_pass, _declare_hand,
-                       _worths_around, others_score)
+from .. import __version__
+from ..engine.cards import SUITS, format_hand, hand_counts
+from ..engine.meld import meld_all_trumps
+from ..engine.auction import N_SITUATIONS, situation
+from ..engine.hand import (COLUMNS, SIDE_TOTAL, TRICKS0, TRUMP, _after_pass, _declare_hand, _worths_around,
+                           others_score)
+from .simulate import Setup
 from .stats import t975, wilson
 from .tables import recommended_bid
 from .strategies import default_bidding, strategy
-from .variants import Variant, variant
+from ..engine.variants import Variant, variant
 
 
 class AuctionError(ValueError):
@@ -41,7 +42,7 @@ def simulate_hand(hand, v: Variant | str = "thousand", deals: int | np.ndarray =
     ``dealer``: the dealer's seat (0 is the hand's own), or None for every seat in turn.
 
     >>> rows = simulate_hand("AS AS TS TS KS KS QS QS JS JS 9S 9S", "classic", deals=50, trumps=(0,))
-    >>> from pinochle_sim.simulate import SIDE_TOTAL
+    >>> from pinochle_sim.hand import SIDE_TOTAL
     >>> int(rows[:, 0, SIDE_TOTAL].min()) >= 1520 + 250   # a double run and every trick
     True
     """

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._numba import njit
+from .._numba import njit
 from .cards import COPIES, N_KINDS, parse_cards, parse_suit
 from .deal import below
 from .variants import R

@@ -20,7 +20,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._numba import njit
+from .._numba import njit
 from .variants import R
 
 N_BANDS = 16      # meld bands of a strategy's table; the last is open-ended

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._numba import njit
+from .._numba import njit
 from .cards import COPIES, A, T
 from .meld import JD, QS, meld_used
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import prange
 
-from ._numba import ijit, njit, pnjit
+from .._numba import ijit, njit, pnjit
 from .cards import (COPIES, J, N_KINDS, Q, SUITS, CardError, card_name, hand_counts,
                     kind, parse_suit)
 from .melds import (ANY_TRUMP, AS_TRUMP, EXTRA_CARD, I_COMBO, I_KINDS, I_ROLE, I_RUN, I_SUIT, INCLUDED,

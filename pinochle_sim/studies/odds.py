@@ -21,13 +21,13 @@ from fractions import Fraction
 import numpy as np
 from numba import prange
 
-from ._numba import njit, pnjit
-from .cards import COPIES, A, J, K, N_KINDS, NINE, Q, T
-from .deal import BLOCK, deal_one
-from .progress import bar
-from .meld import hand_meld_all_trumps
-from .melds import MARRIAGE, SUIT_CONFIGS, cross_suit
-from .variants import Variant, compile_variant, variant
+from .._numba import njit, pnjit
+from ..engine.cards import COPIES, A, J, K, N_KINDS, NINE, Q, T
+from ..engine.deal import BLOCK, deal_one
+from ..progress import bar
+from ..engine.meld import hand_meld_all_trumps
+from ..engine.melds import MARRIAGE, SUIT_CONFIGS, cross_suit
+from ..engine.variants import Variant, compile_variant, variant
 
 HAND = 12
 TOTAL_HANDS = math.comb(48, HAND)  # 12-card hands; any size: math.comb(48, n)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from ._numba import njit, pnjit
+from .._numba import njit, pnjit
 from .cards import COPIES, DECK_SIZE, N_KINDS
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)

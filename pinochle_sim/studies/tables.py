@@ -20,13 +20,13 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from . import __version__
-from .simulate import (BID, BID_ACES, BID_MELD, BID_SITUATION, BID_TENS, BID_TRUMPS, BIDDER, COLUMNS,
-                       MADE, MELD0, POINTS0, SIDE_TOTAL, THROWN, TRICKS0, Setup, _play_many,
-                       others_score, partner_meld, side_of)
-from .auction import MAX_CARDS, MAX_TRUMPS, N_BANDS, N_SITUATIONS, SITUATIONS
+from .. import __version__
+from ..engine.hand import (BID, BID_ACES, BID_MELD, BID_SITUATION, BID_TENS, BID_TRUMPS, BIDDER, COLUMNS,
+                           MADE, MELD0, POINTS0, SIDE_TOTAL, THROWN, TRICKS0, _play_many, fixed_bidding,
+                           loop_args, max_calls, others_score, partner_meld, side_of)
+from ..engine.auction import MAX_CARDS, MAX_TRUMPS, N_BANDS, N_SITUATIONS, SITUATIONS
 from .stats import t975, wilson
-from .variants import Variant, band_width, variant
+from ..engine.variants import Variant, band_width, variant
 
 N_BATCHES = 16        # independent batches of deals, for honest standard errors
 MIN_CELL = 100        # hands a cell needs before the tables state a bid for it
@@ -148,19 +148,19 @@ def declarer_stats(v: Variant | str = "thousand", deals: int = 100_000, seed: in
     >>> int(s.cube.sum())
     800
     """
-    from .progress import bar
+    from ..progress import bar
     v = variant(v) if isinstance(v, str) else v
     if deals < 0 or seed < 0 or start < 0:
         raise ValueError("deals, seed and start must be >= 0")
     stats = DeclarerStats(v, policy, seed, deals, start)
-    setups = [Setup(v, policy, forced_bidder=s) for s in range(v.players)]
+    args = [loop_args(v, fixed_bidding(v), policy, s) for s in range(v.players)]
     with bar(deals, "declaring", progress) as pb:
         for s0 in range(start, start + deals, chunk):
             n = min(chunk, start + deals - s0)
             rows = np.empty((n, len(COLUMNS)), np.int32)
             idx = np.arange(s0, s0 + n)
-            for seat, setup in enumerate(setups):
-                _play_many(np.uint64(seed), np.int64(s0), n, *setup.args(), setup.max_calls, rows)
+            for seat, a in enumerate(args):
+                _play_many(np.uint64(seed), np.int64(s0), n, *a, max_calls(v), rows)
                 stats.add(rows, idx, seat)
             pb.update(n)
     return stats
@@ -182,7 +182,7 @@ def _cache_path(*key) -> Path:
     """Where a cached table lives: beside the compiled kernels it came from
     (``~/.cache/pinochle-sim/<kernel hash>/tables``), so a change of code starts afresh; named
     by a hash of ``key`` and the version."""
-    from ._numba import numba
+    from .._numba import numba
     digest = hashlib.sha1(json.dumps([*key, __version__]).encode()).hexdigest()[:16]
     return Path(numba.config.CACHE_DIR) / "tables" / f"{digest}.npz"
 
@@ -551,8 +551,6 @@ def auction_model(v: Variant | str, confidence: float = 0.67, deals: int = 200_0
     model, until the reach of every situation moves less than ``tolerance`` raises (or
     ``max_iterations``). Iteration ``k`` plays deals of seed ``seed + k``; iteration 1 bids from
     the made-to-declare estimate alone (reach 0: bid up to what the hand is worth)."""
-    from .simulate import Setup
-    from .strategies import Fixed
     v = variant(v) if isinstance(v, str) else v
     base = cached_stats(v, deals, seed, policy)
     shape = (N_SITUATIONS, 2 * GAP_RAISES + 1)
@@ -561,9 +559,9 @@ def auction_model(v: Variant | str, confidence: float = 0.67, deals: int = 200_0
     table = np.ascontiguousarray(np.broadcast_to(anchor_grid, (N_SITUATIONS, *anchor_grid.shape)))
     reach = np.zeros(N_SITUATIONS)
     for k in range(1, max_iterations + 1):
-        setup = Setup(v, policy, Fixed(weight=weight, limits=table))
         rows = np.empty((deals, len(COLUMNS)), np.int32)
-        _play_many(np.uint64(seed + k), np.int64(0), deals, *setup.args(), setup.max_calls, rows)
+        _play_many(np.uint64(seed + k), np.int64(0), deals, *loop_args(v, fixed_bidding(v, weight, table), policy),
+                   max_calls(v), rows)
         c = _contracts(rows)
         g = model.gap(c["bid"], c["meld"], c["aces"], c["tens"], c["trumps"])
         made = np.zeros(shape)
@@ -629,13 +627,11 @@ def auction_summary(model: AuctionModel, stats: DeclarerStats, deals: int = 200_
     total and how far it sits above the made-to-declare rule of thumb of ``stats`` (meld + a +
     b aces + c tens + d trumps: the auction-situation version of that rule), the partner's meld,
     and what the defenders bank; means with standard errors."""
-    from .simulate import Setup
-    from .strategies import Fixed
     v = model.variant
     weight, table = model.limits()
-    setup = Setup(v, policy, Fixed(weight=weight, limits=table))
     rows = np.empty((deals, len(COLUMNS)), np.int32)
-    _play_many(np.uint64(seed), np.int64(0), deals, *setup.args(), setup.max_calls, rows)
+    _play_many(np.uint64(seed), np.int64(0), deals, *loop_args(v, fixed_bidding(v, weight, table), policy),
+               max_calls(v), rows)
     r = rows[rows[:, THROWN] == 0].astype(np.int64)
     rule = _rule_grid(stats)[0]
     side = side_of(v, r[:, BIDDER])

@@ -1,37 +1,33 @@
-"""The full hand, deal by deal: deal, auction, trump, passing, meld, twelve tricks, scoring.
+"""The hand kernel: one deal from the shuffle to the score (deal, auction, kitty or passing,
+meld, the tricks, scoring), and the parallel loops over deals that every study drives.
 
-:func:`play_deal` is the kernel body shared by every driver: summaries streamed in chunks
-(:func:`iter_play`, :func:`play`, :func:`simulate`) and full hand records (:func:`records`).
-Deal ``i`` uses the random streams ``(seed, i, 0)`` for the cards and ``(seed, i, 1)`` for the
-players' random choices, so it is the same deal, played the same way, whatever the thread
-count, chunk size or starting index. The dealer of deal ``i`` is seat ``i % 4``.
+:func:`play_deal` is the body shared by every loop: summaries (:func:`_play_many`), full hand
+records (:func:`_record_many`), one hand declared on many deals (:func:`_declare_hand`), and the
+worlds of the bid advisor (:func:`_worths_around`, :func:`_after_pass`). Kernels read a few named
+structures: the variant's ``Tables`` (rules, seats, sides, meld), the seats' ``Bidding``, the play
+policies, and a ``Work`` of scratch arrays. Deal ``i`` uses the random streams ``(seed, i, 0)``
+for the cards and ``(seed, i, 1)`` for the players' random choices, so it is the same deal,
+played the same way, whatever the thread count, chunk size or starting index. The dealer of
+deal ``i`` is seat ``i % seats``.
 """
 from __future__ import annotations
 
-import json
-import time
-from collections.abc import Iterator
-from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
-import pandas as pd
 from numba import prange
 
-from . import __version__
-from ._numba import njit, pnjit
-from .auction import (N_SITUATIONS, Bidding, choose_trump, continue_auction, hand_worth,
-                      run_auction)
-from .cards import NINE, SUITS
+from .._numba import njit, pnjit
+from .auction import (MAX_CARDS, MAX_TRUMPS, N_BANDS, N_SITUATIONS, Bidding, choose_trump,
+                      continue_auction, hand_worth, run_auction)
+from .cards import NINE
 from .deal import BLOCK, deal_around, deal_one, stream
-from .files import atomic_write
 from .meld import hand_meld_all_trumps
+from .melds import DIX
 from .passing import discard, pass_cards, sure_sweep
 from .play import MAX_TRICKS, POLICIES, play_tricks
 from .scoring import banked_meld, score_hand, score_playing_1000
-from .strategies import Strategy, default_bidding, strategies_arrays, strategy
-from .melds import DIX
-from .variants import R, Variant, band_width, compile_variant, meld_unit, variant
+from .variants import R, Variant, band_width, compile_variant
 
 #: The columns of a summary row, for the largest table (four seats' meld, three sides' points,
 #: tricks, counters and scores); a variant's frame keeps its own (:func:`columns`).
@@ -386,126 +382,38 @@ def _after_pass(seed, deals, fixed, dealer, passed0, high, high_seat, tb, bd, po
 
 
 # ------------------------------------------------------------------------------------------
-# Python drivers.
+# What the loops read, built from plain data (the studies add named strategies on top).
 
-class Setup:
-    """A variant and the seats' policies, compiled for the kernels."""
-
-    def __init__(self, v: Variant | str = "thousand", policy: str | list[str] = "heuristic",
-                 bidding=None, forced_bidder: int = -1):
-        self.variant = variant(v) if isinstance(v, str) else v
-        seats = self.variant.players
-        names = [policy] * seats if isinstance(policy, str) else list(policy)
-        for name in names:
-            if name not in POLICIES:
-                raise ValueError(f"unknown play policy {name!r}; valid: {', '.join(POLICIES)}")
-        if len(names) != seats:
-            raise ValueError(f"give one play policy, or one for each of the {seats} seats")
-        self.policy_names = names
-        bids = [bidding] * seats if bidding is None or isinstance(bidding, (str, Strategy)) else list(bidding)
-        if len(bids) != seats:
-            raise ValueError(f"give one bidding strategy, or one for each of the {seats} seats")
-        # a declarer simulation has no auction: its seats need no (costly) default strategy
-        default = "formula" if forced_bidder >= 0 else default_bidding(self.variant)
-        self.bidding = [strategy(default if b is None else b) for b in bids]
-        self.tables = compile_variant(self.variant)
-        self.policy = np.array([POLICIES.index(n) for n in names], np.int64)
-        self.bid = Bidding(*strategies_arrays(self.bidding, self.variant), band_width(self.variant))
-        self.forced_bidder = int(forced_bidder)
-        v = self.variant
-        # Room for every call: bids rise by raise_min up to a limit no hand reaches (a side's
-        # meld plus the trick points); run_auction stops raising if the room ever runs out.
-        ceiling = 2 * (v.trick_total + 4 * 2000)
-        self.max_calls = int(min(4096, 8 + ceiling // max(1, v.raise_min)))
-
-    def args(self) -> tuple:
-        """What :func:`_play_many` and its siblings read: the forced bidder, the variant's
-        tables, the seats' bidding and their play policies."""
-        return self.forced_bidder, self.tables, self.bid, self.policy
-
-    def provenance(self, seed: int, deals: int, start: int = 0) -> dict:
-        return {"variant": self.variant.spec, "options": self.variant.options(),
-                "play_policy": self.policy_names,
-                "bidding": [b.spec for b in self.bidding],
-                "seed": seed, "deals": deals, "start": start, "version": __version__}
+def max_calls(v: Variant) -> int:
+    """Room for every call of an auction: bids rise by ``raise_min`` up to a limit no hand
+    reaches (a side's meld plus the trick points); the auction stops raising if it runs out."""
+    ceiling = 2 * (v.trick_total + 4 * 2000)
+    return int(min(4096, 8 + ceiling // max(1, v.raise_min)))
 
 
-def _frame(rows: np.ndarray, start: int, v: Variant) -> pd.DataFrame:
-    names = columns(v)
-    df = pd.DataFrame(rows[:, [C[c] for c in names]] if len(names) < len(COLUMNS) else rows,
-                      columns=names)
-    df.insert(0, "deal", np.arange(start, start + len(rows), dtype=np.int64))
-    df["thrown_in"] = df["thrown_in"].astype(bool)
-    df["trump"] = pd.Categorical.from_codes(rows[:, TRUMP].astype(np.int64).clip(-1), list(SUITS))
-    return df
+def policy_codes(v: Variant, policy: str | list[str]) -> tuple[list[str], np.ndarray]:
+    """The play policy of every seat: one name for all, or one per seat (names, kernel codes)."""
+    names = [policy] * v.players if isinstance(policy, str) else list(policy)
+    for name in names:
+        if name not in POLICIES:
+            raise ValueError(f"unknown play policy {name!r}; valid: {', '.join(POLICIES)}")
+    if len(names) != v.players:
+        raise ValueError(f"give one play policy, or one for each of the {v.players} seats")
+    return names, np.array([POLICIES.index(n) for n in names], np.int64)
 
 
-def iter_play(v: Variant | str = "thousand", deals: int = 10_000, seed: int = 0, start: int = 0,
-              policy: str | list[str] = "heuristic", bidding=None, chunk: int = 1 << 18,
-              progress: bool = False, forced_bidder: int = -1) -> Iterator[pd.DataFrame]:
-    """Play deals in chunks, yielding one DataFrame per chunk (memory stays one chunk)."""
-    from .progress import bar
-    setup = v if isinstance(v, Setup) else Setup(v, policy, bidding, forced_bidder)
-    if deals < 0 or seed < 0 or start < 0:
-        raise ValueError("deals, seed and start must be >= 0")
-    with bar(deals, "playing", progress) as pb:
-        for s in range(start, start + deals, chunk):
-            n = min(chunk, start + deals - s)
-            rows = np.empty((n, len(COLUMNS)), np.int32)
-            _play_many(np.uint64(seed), np.int64(s), n, *setup.args(), setup.max_calls, rows)
-            pb.update(n)
-            yield _frame(rows, s, setup.variant)
+def fixed_bidding(v: Variant, weight: float = 0.0, limits: np.ndarray | None = None) -> Bidding:
+    """Every seat bids by the same limits ``weight * meld + limits[situation, band, aces, tens,
+    trumps]`` (NaN: pass), with no partner margin; no limits: nobody bids (a declarer
+    simulation, whose declarer is forced)."""
+    if limits is None:
+        limits = np.full((N_SITUATIONS, N_BANDS, MAX_CARDS, MAX_CARDS, MAX_TRUMPS), np.nan)
+    table = np.ascontiguousarray(np.broadcast_to(limits, (v.players, *limits.shape)), np.float64)
+    return Bidding(np.full(v.players, float(weight)), table, np.zeros(v.players), band_width(v))
 
 
-def play(v: Variant | str = "thousand", deals: int = 10_000, seed: int = 0, start: int = 0,
-         policy: str | list[str] = "heuristic", bidding=None, progress: bool = False,
-         forced_bidder: int = -1) -> pd.DataFrame:
-    """Play ``deals`` deals; one row per deal (see :func:`columns`; in four-hand team 0 is seats
-    0 and 2, in three-hand each seat is its own side).
-
-    >>> df = play("classic", deals=8, seed=1)
-    >>> len(df), bool((df.points_0 + df.points_1)[~df.thrown_in].eq(250).all())
-    (8, True)
-    """
-    setup = v if isinstance(v, Setup) else Setup(v, policy, bidding, forced_bidder)
-    parts = list(iter_play(setup, deals, seed, start, progress=progress))
-    return (pd.concat(parts, ignore_index=True) if parts
-            else _frame(np.empty((0, len(COLUMNS)), np.int32), start, setup.variant))
-
-
-def simulate(v: Variant | str, deals: int, seed: int, out: str | Path,
-             policy: str | list[str] = "heuristic", bidding=None, progress: bool = True,
-             chunk: int = 1 << 18) -> dict:
-    """Play ``deals`` deals, streaming rows into the parquet file ``out`` (written whole or not
-    at all), with its provenance beside it in ``out`` + ``.json``; return that metadata."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    setup = Setup(v, policy, bidding)
-    out = Path(out)
-    meta = setup.provenance(seed, deals)
-    t0 = time.perf_counter()
-    summary = {"hands": 0, "thrown_in": 0, "made": 0, "bid_sum": 0}
-    with atomic_write(out, "wb") as fh:
-        writer = None
-        for df in iter_play(setup, deals, seed, chunk=chunk, progress=progress):
-            table = pa.Table.from_pandas(df, preserve_index=False)
-            if writer is None:
-                writer = pq.ParquetWriter(fh, table.schema, metadata_collector=None)
-            writer.write_table(table)
-            played = df[~df.thrown_in]
-            summary["hands"] += len(df)
-            summary["thrown_in"] += int(df.thrown_in.sum())
-            summary["made"] += int((played.made == 1).sum())
-            summary["bid_sum"] += int(played.bid.sum())
-        if writer is None:  # no deals: an empty table with the same columns
-            writer = pq.ParquetWriter(fh, pa.Table.from_pandas(
-                _frame(np.empty((0, len(COLUMNS)), np.int32), 0, setup.variant),
-                preserve_index=False).schema)
-        writer.close()
-    meta["seconds"] = round(time.perf_counter() - t0, 3)
-    meta["summary"] = summary
-    meta["meld_unit"] = meld_unit(setup.variant)
-    with atomic_write(str(out) + ".json") as fh:
-        json.dump(meta, fh, indent=2)
-    return meta
+def loop_args(v: Variant, bidding: Bidding, policy: str | list[str] = "heuristic",
+              forced_bidder: int = -1) -> tuple:
+    """The leading arguments of :func:`_play_many` (and ``max_calls`` after them): the forced
+    bidder, the variant's tables, the seats' bidding and play policies."""
+    return forced_bidder, compile_variant(v), bidding, policy_codes(v, policy)[1]

@@ -14,13 +14,13 @@ from pathlib import Path
 
 import numpy as np
 
-from . import __version__
-from .advise import AuctionError
-from .cards import CardError, hand_counts
-from .files import atomic_write
-from .play import POLICIES
-from .strategies import DEFAULT_BIDDING, DEFAULT_BIDDING_ALONE, StrategyError, strategy
-from .variants import DEFAULT, PRESETS, SEED, VariantError, format_value, variant
+from .. import __version__
+from ..studies.advise import AuctionError
+from ..engine.cards import CardError, hand_counts
+from ..files import atomic_write
+from ..engine.play import POLICIES
+from ..studies.strategies import DEFAULT_BIDDING, DEFAULT_BIDDING_ALONE, StrategyError, strategy
+from ..engine.variants import DEFAULT, PRESETS, SEED, VariantError, format_value, variant
 
 DEFAULTS = f"{DEFAULT_BIDDING}; three-hand: {DEFAULT_BIDDING_ALONE}"
 
@@ -121,7 +121,7 @@ def cmd_variants(args: argparse.Namespace) -> None:
 
 
 def cmd_meld(args: argparse.Namespace) -> None:
-    from .meld import meld, meld_all_trumps, refused_cards
+    from ..engine.meld import meld, meld_all_trumps, refused_cards
 
     v = args.variant
     hand = hand_counts(args.hand, None if args.any_size else v.hand_size)
@@ -133,7 +133,7 @@ def cmd_meld(args: argparse.Namespace) -> None:
             out["refused"] = refused
         print(json.dumps(out, indent=2))
         return
-    from .cards import format_hand
+    from ..engine.cards import format_hand
     print(f"{format_hand(hand)}  ({v.spec})")
     for m in melds:
         print(f"\ntrump {m.trump}: {m.total}")
@@ -145,7 +145,7 @@ def cmd_meld(args: argparse.Namespace) -> None:
 
 
 def cmd_odds(args: argparse.Namespace) -> None:
-    from .odds import EVENTS, exact_odds, simulate_meld
+    from ..studies.odds import EVENTS, exact_odds, simulate_meld
 
     v = args.variant
     if args.with_kitty and not v.kitty:
@@ -224,7 +224,7 @@ def cmd_play(args: argparse.Namespace) -> None:
 
 
 def cmd_simulate(args: argparse.Namespace) -> None:
-    from .simulate import simulate
+    from ..studies.simulate import simulate
 
     out = args.out or f"results/sim_{args.variant.name}.parquet"
     meta = simulate(args.variant, args.deals, args.seed, out, policy=args.policy,
@@ -239,7 +239,7 @@ def cmd_simulate(args: argparse.Namespace) -> None:
 
 
 def _stats(args: argparse.Namespace):
-    from .tables import cached_stats, declarer_stats
+    from ..studies.tables import cached_stats, declarer_stats
     if args.no_cache:
         return declarer_stats(args.variant, args.deals, args.seed, args.policy,
                               progress=not args.quiet)
@@ -263,7 +263,7 @@ def _grid(column, level: str):
 def cmd_bid_table(args: argparse.Namespace) -> None:
     import pandas as pd
 
-    from .tables import bid_table, partner_adds, rule_text
+    from ..studies.tables import bid_table, partner_adds, rule_text
 
     stats = _stats(args)
     conf = _confidence(args.confidence)
@@ -324,7 +324,7 @@ def _print_rows(items: list[str], per_row: int = 5) -> None:
 
 
 def cmd_advise(args: argparse.Namespace) -> None:
-    from .advise import advise
+    from ..studies.advise import advise
 
     seats = args.variant.players
     for name in ("seat", "dealer"):
@@ -379,7 +379,7 @@ def cmd_advise(args: argparse.Namespace) -> None:
 
 
 def cmd_compare(args: argparse.Namespace) -> None:
-    from .compare import compare
+    from ..studies.compare import compare
 
     vs = [variant(text) for text in args.variants]
     if len(vs) < 2:
@@ -392,9 +392,9 @@ def cmd_compare(args: argparse.Namespace) -> None:
     if args.csv:
         write_csv(t, args.csv, c.provenance())
     if args.plot:
-        from .plots import save
+        from .plots import forest_plot, save
         Path(args.plot).parent.mkdir(parents=True, exist_ok=True)
-        save(c.forest_plot(), args.plot)
+        save(forest_plot(c), args.plot)
     if args.json:
         print(json.dumps({**c.provenance(), "rows": json.loads(t.to_json(orient="records"))},
                          indent=2))
@@ -420,7 +420,7 @@ def cmd_compare(args: argparse.Namespace) -> None:
 
 
 def cmd_tournament(args: argparse.Namespace) -> None:
-    from .match import tournament
+    from ..studies.match import tournament
 
     strats = [strategy(s) for s in args.strategies]  # refuses unknown names before any work
     if args.variant.teams == 3 and len(strats) < 3:
@@ -474,11 +474,11 @@ def _print_round_table(t, df, args: argparse.Namespace) -> None:
 
 
 def cmd_match(args: argparse.Namespace) -> None:
-    from .match import match_hands
+    from .records import match_hands
     from .records import show_record
 
     v = args.variant
-    from .strategies import default_bidding
+    from ..studies.strategies import default_bidding
     sides = [s or default_bidding(v) for s in (args.team0, args.team1, args.team2)[:v.teams]]
     side = "team" if v.teams == 2 else "seat"
     recs = match_hands(v, args.seed, *sides, m=args.match, policy=args.policy)
@@ -504,7 +504,7 @@ def cmd_match(args: argparse.Namespace) -> None:
 
 
 def cmd_calibrate(args: argparse.Namespace) -> None:
-    from .match import calibration
+    from ..studies.match import calibration
 
     s = strategy(args.strategy)
     if not hasattr(s, "predict"):
@@ -549,7 +549,7 @@ class _Parser(argparse.ArgumentParser):
 
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="pinochle-sim", description=(
-        "Monte Carlo bidding analysis for four-handed partnership Pinochle."))
+        "Monte Carlo bidding analysis for Pinochle: four-hand partnerships and three-hand."))
     p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     p.add_argument("--threads", type=int, default=None, help="threads for parallel kernels (default: all)")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND",
@@ -702,10 +702,10 @@ def main(argv: list[str] | None = None) -> int:
             if getattr(args, name, 0) is not None and getattr(args, name, 0) < 0:
                 raise UserError(f"--{name} must be >= 0, got {getattr(args, name)}")
         if args.threads is not None:
-            from ._numba import set_threads
+            from .._numba import set_threads
             set_threads(args.threads)
         if getattr(args, "trump", None):
-            from .cards import parse_suit
+            from ..engine.cards import parse_suit
             parse_suit(args.trump)
         if args.command in MIN_DEALS:
             what, least = MIN_DEALS[args.command]

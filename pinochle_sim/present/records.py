@@ -13,11 +13,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from .cards import RANKS, SUITS, card_name, format_hand, format_kinds
-from .play import MAX_TRICKS
-from .simulate import (BID, BIDDER, CALLS, COLUMNS, DEALER, MELD0, PLAYING_1000, SCORE0, THROWN,
-                       TRUMP, Setup, _record_many)
-from .variants import Variant, variant
+from ..engine.cards import RANKS, SUITS, card_name, format_hand, format_kinds
+from ..engine.play import MAX_TRICKS
+from ..engine.hand import (BID, BIDDER, CALLS, COLUMNS, DEALER, MELD0, PLAYING_1000, SCORE0, THROWN, TRUMP,
+                           _record_many)
+from ..studies.match import MAX_HANDS, _end_rules, game_over
+from ..studies.simulate import Setup
+from ..studies.strategies import Strategy, default_bidding, strategy
+from ..engine.variants import Variant, variant
 
 
 def records(v: Variant | str = "thousand", deals: int = 10, seed: int = 0, start: int = 0,
@@ -124,3 +127,31 @@ def show_record(rec: dict, v: Variant | None = None) -> str:
     lines.append("trick points: " + ", ".join(f"{side} {s} {p}" for s, p in enumerate(pts)))
     lines.append("score: " + ", ".join(f"{side} {s} {x:+d}" for s, x in enumerate(rec["score"])))
     return "\n".join(lines)
+
+
+# ------------------------------------------------------------------------------------------
+# One match, hand by hand.
+
+def match_hands(v: Variant | str, seed: int, *sides: str | Strategy, m: int = 0,
+                policy: str = "heuristic") -> list[dict]:
+    """The hand records of match ``m``, one bidding strategy per side (None or none given: the
+    variant's default), each record with the running ``totals`` after it."""
+    v = variant(v) if isinstance(v, str) else v
+    strats = [strategy(s or default_bidding(v)) for s in (sides or [None] * v.teams)]
+    if len(strats) != v.teams:
+        raise ValueError(f"{v.name} has {v.teams} sides: give {v.teams} strategies")
+    target, higher, set_out = _end_rules(v)
+    totals = np.zeros(v.teams, np.int64)
+    out = []
+    for h in range(MAX_HANDS):
+        rec = records(v, 1, seed, start=m * MAX_HANDS + h, policy=policy,
+                      bidding=[strats[v.team(p)] for p in range(v.players)])[0]
+        totals = totals + rec["score"]
+        rec["totals"] = totals.tolist()
+        out.append(rec)
+        if rec["bidder"] is not None:
+            w = game_over(totals, v.team(rec["bidder"]), target, higher, set_out)
+            if w >= 0:
+                rec["winner"] = int(w)
+                break
+    return out

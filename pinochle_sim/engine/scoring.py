@@ -13,7 +13,7 @@ the other sides nothing for the hand.
 """
 from __future__ import annotations
 
-from ._numba import njit
+from .._numba import njit
 from .variants import R
 
 NONE, SIDE_NOTHING, BIDDER_VOID, NO_COUNTER = range(4)

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pandas as pd
 
-from .advise import advise
+from ..studies.advise import advise
 from .plots import Chart, advice_curve
-from .variants import PRESETS
+from ..engine.variants import PRESETS
 
 
 def advice_view(hand: str, variant: str = "thousand", auction: str = "", deals: int = 4000,

@@ -15,7 +15,7 @@ import matplotlib as mpl
 import numpy as np
 from matplotlib.figure import Figure
 
-from .tables import DeclarerStats, bid_table, chance_columns, rule_text
+from ..studies.tables import DeclarerStats, bid_table, chance_columns, rule_text
 
 STYLE = {
     "figure.dpi": 110, "savefig.dpi": 130, "font.size": 10, "axes.titlesize": 12,
@@ -154,7 +154,7 @@ def total_distribution(stats: DeclarerStats) -> Chart:
         total = counts.sum(0)
         ax.bar(values[1:], total[1:] / total.sum(), width=stats.unit, color="0.75",
                label="all declared hands")
-        from .tables import band_labels
+        from ..studies.tables import band_labels
         labels = band_labels(stats)
         for i in range(0, counts.shape[0], 3):
             if counts[i].sum() > 500:
@@ -200,6 +200,14 @@ def calibration_plot(tables: dict, caption_text: str = "") -> Chart:
         fig.tight_layout(rect=(0, 0.03, 1, 1))
         fig.text(0.01, 0.005, caption_text, fontsize=7.5, color="0.35")
         return fig
+
+
+def forest_plot(c) -> Chart:
+    """A comparison (``compare.Comparison``): each difference from the baseline with its 95%
+    interval, one panel per metric."""
+    from .. import __version__
+    return comparison_plot(c.table, f"Against {c.variants[0].spec}: paired differences, 95% intervals",
+                           f"{c.deals:,} deals, seed {c.seed}, play {c.policy} | pinochle-sim {__version__}")
 
 
 def comparison_plot(table, title: str, caption_text: str = "") -> Chart:
@@ -290,7 +298,7 @@ def auction_curves(model, caption_text: str = "") -> Chart:
     """The auction-aware model: the chance an auction winner makes its contract against how far
     the bid sits above its hand's made-to-declare estimate, one curve per auction situation,
     with the share made at each gap (dots sized by contracts) and the confidence it bids to."""
-    from .tables import auction_table
+    from ..studies.tables import auction_table
     t = auction_table(model)
     with mpl.rc_context(STYLE):
         fig, ax = _figure(figsize=(9, 5.5))

@@ -37,8 +37,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .auction import MAX_CARDS, MAX_TRUMPS, N_BANDS, N_SITUATIONS
-from .variants import Variant, band_width
+from ..engine.auction import MAX_CARDS, MAX_TRUMPS, N_BANDS, N_SITUATIONS
+from ..engine.variants import Variant, band_width
 
 
 class StrategyError(ValueError):

@@ -24,11 +24,12 @@ import numpy as np
 import pandas as pd
 from numba import prange
 
-from . import __version__
-from ._numba import njit, pnjit
-from .simulate import BID, BIDDER, COLUMNS, MADE, SCORE0, THROWN, Setup, play_deal, workspace
-from .strategies import Strategy, default_bidding, strategy
-from .variants import BOTH_PAST, R, Variant, variant
+from .. import __version__
+from .._numba import njit, pnjit
+from ..engine.hand import BID, BIDDER, COLUMNS, MADE, SCORE0, THROWN, play_deal, workspace
+from .simulate import Setup
+from .strategies import Strategy, strategy
+from ..engine.variants import BOTH_PAST, R, Variant, variant
 
 _N_COLUMNS = len(COLUMNS)
 MAX_HANDS = 256  # a match still undecided after this many hands is a draw (none seen so far)
@@ -289,7 +290,7 @@ def round_table(v: Variant, strats: list[Strategy], matches: int, seed: int = 0,
     ``matches`` matches in each of the three rotations of the seats."""
     from itertools import combinations
 
-    from .progress import bar
+    from ..progress import bar
     names = [s.spec for s in strats]
     if len(set(names)) != len(names) or len(strats) < 3:
         raise ValueError(f"a {v.name} tournament needs at least three different strategies "
@@ -310,7 +311,7 @@ def tournament(v: Variant | str, strategies: list[str | Strategy], matches: int 
                seed: int = 0, policy: str = "heuristic", progress: bool = False) -> Tournament | RoundTable:
     """A duplicate round robin: every pair of strategies meets on the same ``matches`` matches
     twice, seats swapped. In three-hand, a :func:`round_table` instead."""
-    from .progress import bar
+    from ..progress import bar
     v = variant(v) if isinstance(v, str) else v
     strats = [strategy(s) for s in strategies]
     if v.teams == 3:
@@ -325,35 +326,6 @@ def tournament(v: Variant | str, strategies: list[str | Strategy], matches: int 
             out.append(duplicate(v, strats[i], strats[j], matches, seed, policy))
             pb.update(1)
     return Tournament(v, names, matches, seed, policy, out)
-
-
-# ------------------------------------------------------------------------------------------
-# One match, hand by hand.
-
-def match_hands(v: Variant | str, seed: int, *sides: str | Strategy, m: int = 0,
-                policy: str = "heuristic") -> list[dict]:
-    """The hand records of match ``m``, one bidding strategy per side (None or none given: the
-    variant's default), each record with the running ``totals`` after it."""
-    from .records import records
-    v = variant(v) if isinstance(v, str) else v
-    strats = [strategy(s or default_bidding(v)) for s in (sides or [None] * v.teams)]
-    if len(strats) != v.teams:
-        raise ValueError(f"{v.name} has {v.teams} sides: give {v.teams} strategies")
-    target, higher, set_out = _end_rules(v)
-    totals = np.zeros(v.teams, np.int64)
-    out = []
-    for h in range(MAX_HANDS):
-        rec = records(v, 1, seed, start=m * MAX_HANDS + h, policy=policy,
-                      bidding=[strats[v.team(p)] for p in range(v.players)])[0]
-        totals = totals + rec["score"]
-        rec["totals"] = totals.tolist()
-        out.append(rec)
-        if rec["bidder"] is not None:
-            w = game_over(totals, v.team(rec["bidder"]), target, higher, set_out)
-            if w >= 0:
-                rec["winner"] = int(w)
-                break
-    return out
 
 
 # ------------------------------------------------------------------------------------------

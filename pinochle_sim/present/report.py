@@ -7,8 +7,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from .strategies import default_bidding, strategy
-from .tables import (CONFIDENCES, DeclarerStats, auction_summary, auction_table, bid_table, partner_adds,
+from ..studies.strategies import default_bidding, strategy
+from ..studies.tables import (CONFIDENCES, DeclarerStats, auction_summary, auction_table, bid_table, partner_adds,
                      rule_of_thumb, rule_text)
 
 FORMATS = ("png", "csv", "json")
@@ -20,7 +20,7 @@ def write_bid_chart(stats: DeclarerStats, out: str | Path, formats=FORMATS,
 
     Files appear only once all are written (they are staged in a temporary folder first).
     """
-    from . import plots
+    from .. import plots
     unknown = set(formats) - set(FORMATS)
     if unknown:
         raise ValueError(f"unknown format {sorted(unknown)[0]!r}; valid: {', '.join(FORMATS)}")

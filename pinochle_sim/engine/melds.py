@@ -22,7 +22,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._numba import ijit, njit
+from .._numba import ijit, njit
 from .cards import COPIES, RANKS, SUITS
 
 

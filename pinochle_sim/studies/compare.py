@@ -22,14 +22,14 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from . import __version__
-from .simulate import (BID, BID_ACES, BID_MELD, BID_TENS, BIDDER, COLUMNS, MADE, MELD0, POINTS0,
-                       SCORE0, SIDE_TOTAL, THROWN, TRICKS0, Setup, _play_many, others_score,
-                       partner_meld, side_of)
+from .. import __version__
+from ..engine.hand import (BID, BID_ACES, BID_MELD, BID_TENS, BIDDER, COLUMNS, MADE, MELD0, POINTS0, SCORE0,
+                           SIDE_TOTAL, THROWN, TRICKS0, _play_many, others_score, partner_meld, side_of)
+from .simulate import Setup
 from .stats import holm, mean_se, paired
 from .tables import MAX_CARDS, N_BANDS, cached_stats, recommended_grid
 from .strategies import DEFAULT_BIDDING, default_bidding, strategy
-from .variants import Variant, variant
+from ..engine.variants import Variant, variant
 
 #: metric name -> (description, unit)
 METRICS = {
@@ -65,13 +65,6 @@ class Comparison:
                 "scale": "points per 250 trick points; shares as fractions",
                 "correction": "Holm, over every (variant, metric) difference",
                 "version": __version__}
-
-    def forest_plot(self):
-        """Each difference from the baseline with its 95% interval, one panel per metric."""
-        from .plots import comparison_plot
-        return comparison_plot(self.table, f"Against {self.variants[0].spec}: paired differences, "
-                               "95% intervals", f"{self.deals:,} deals, seed {self.seed}, play "
-                               f"{self.policy} | pinochle-sim {__version__}")
 
 
 def _rows(setup: Setup, seed: int, start: int, n: int) -> np.ndarray:
@@ -139,7 +132,7 @@ def compare(variants: list[Variant | str], deals: int = 100_000, seed: int = 0,
     over every difference (``p_holm``), the unpaired standard error
     and how many times more deals an unpaired comparison would need (``deals_saved``).
     """
-    from .progress import bar
+    from ..progress import bar
     vs = [variant(v) if isinstance(v, str) else v for v in variants]
     if len(vs) < 2:
         raise ValueError("compare needs at least two variants (the first is the baseline)")

@@ -1,0 +1,79 @@
+"""The layout: the rules engine apart from the studies built on it and from presentation, every
+import (at the top of a module or inside a function) pointing down the layers, no circle, and
+the modules' short names still importable."""
+import ast
+import importlib
+from pathlib import Path
+
+import pinochle_sim
+
+ROOT = Path(pinochle_sim.__file__).parent
+ORDER = {"": 0, "engine": 1, "studies": 2, "present": 3}  # "": the shared helpers
+
+
+def _module(path: Path) -> str:
+    return ".".join(path.relative_to(ROOT).with_suffix("").parts)
+
+
+def _imports() -> dict[str, set[str]]:
+    """Each module's imports of the package's own modules, by dotted name under the package."""
+    out = {}
+    for path in ROOT.rglob("*.py"):
+        name = _module(path)
+        package = name.rpartition(".")[0] if path.name != "__init__.py" else name
+        found = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom):
+                if node.level:
+                    base = package.split(".") if package else []
+                    base = base[: len(base) - (node.level - 1)] if node.level > 1 else base
+                    target = ".".join(base + ([node.module] if node.module else []))
+                else:
+                    target = (node.module or "").removeprefix("pinochle_sim").lstrip(".")
+                    if not (node.module or "").startswith("pinochle_sim"):
+                        continue
+                for alias in node.names:  # "from . import x" may name a module
+                    full = f"{target}.{alias.name}" if target else alias.name
+                    found.add(full if (ROOT / (full.replace(".", "/") + ".py")).exists() else target)
+        out[name] = {m for m in found if m and m != name}
+    return out
+
+
+def _layer(module: str) -> str:
+    head = module.split(".")[0]
+    return head if head in ORDER else ""
+
+
+def test_every_import_points_down_the_layers():
+    for module, targets in _imports().items():
+        if module.endswith("__init__") or module in ("__main__", "__init__"):
+            continue
+        for target in targets:
+            if target in ("__init__", ""):
+                continue  # the package's version string
+            assert ORDER[_layer(target)] <= ORDER[_layer(module)], f"{module} imports {target}"
+
+
+def test_no_import_circle():
+    graph = {m: {t for t in ts if t in _imports()} for m, ts in _imports().items()}
+    seen, done = set(), set()
+
+    def visit(m, path):
+        assert m not in path, " -> ".join([*path, m])
+        if m in done:
+            return
+        for t in graph.get(m, ()):
+            visit(t, [*path, m])
+        done.add(m)
+    for m in graph:
+        visit(m, [])
+
+
+def test_short_module_names_still_work():
+    for layer, modules in pinochle_sim.LAYERS.items():
+        for m in modules:
+            assert importlib.import_module(f"pinochle_sim.{m}") is importlib.import_module(
+                f"pinochle_sim.{layer}.{m}")
+    from pinochle_sim.meld import meld_table  # the public API as before
+    assert meld_table is pinochle_sim.engine.meld.meld_table
+    assert pinochle_sim.simulate.__module__ == "pinochle_sim.studies.simulate"  # the function

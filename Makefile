@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-VARIANTS := thousand modern-15 modern classic classic-pass4
+VARIANTS := thousand modern-15 modern classic classic-pass4 three-hand
 CHART_DEALS ?= 500000
 RESULTS_DEALS ?= 1000000
 
@@ -32,6 +32,10 @@ results: $(STAMP)
 	  $(BIN)/pinochle-sim bid-chart --variant $$v --deals $(RESULTS_DEALS) --seed 1 --out results/$$v || exit 1; \
 	done
 	$(BIN)/pinochle-sim odds --variant classic --deals 2000000 --seed 1 -q --out results/odds_classic.json > /dev/null
+	$(BIN)/pinochle-sim odds --variant three-hand --deals 2000000 --seed 1 -q --out results/odds_three-hand.json \
+	  > results/odds_three-hand.txt
+	$(BIN)/pinochle-sim odds --variant three-hand --with-kitty --deals 2000000 --seed 1 -q \
+	  --out results/odds_three-hand_kitty.json > results/odds_three-hand_kitty.txt
 	$(BIN)/pinochle-sim advise "9S AH TH JH 9H JH 9H AD TD AC TC JC" --variant thousand --deals 4000 --seed 1 \
 	  --plot results/advisor_example.png > /dev/null
 	$(BIN)/pinochle-sim compare thousand modern-15 modern classic classic-pass4 --deals 200000 --seed 1 -q \
@@ -44,6 +48,12 @@ results: $(STAMP)
 	  $(BIN)/pinochle-sim tournament --variant $$v --strategies auction table cautious aggressive formula meld+20 tricks \
 	    --matches 20000 --seed 1 -q --csv results/tournament_$$v.csv > results/tournament_$$v.txt || exit 1; \
 	done
+	$(BIN)/pinochle-sim compare three-hand three-hand:discard_counts=false three-hand:required_tricks=0 \
+	  three-hand:short_voids_others=false three-hand:stuck_bid=20 three-hand:must_head=false \
+	  --deals 200000 --seed 1 -q --csv results/compare_three-hand_options.csv \
+	  --plot results/compare_three-hand_options.png > results/compare_three-hand_options.txt
+	$(BIN)/pinochle-sim tournament --variant three-hand --strategies auction:conf=0.5 auction aggressive formula tricks \
+	  --matches 5000 --seed 1 -q --csv results/tournament_three-hand.csv > results/tournament_three-hand.txt
 	for v in $(VARIANTS); do \
 	  $(BIN)/pinochle-sim calibrate --variant $$v --deals 200000 --seed 11 \
 	    --csv results/calibration_$$v.csv --plot results/calibration_$$v.png > results/calibration_$$v.txt || exit 1; \

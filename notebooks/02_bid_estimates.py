@@ -31,7 +31,7 @@ from pinochle_sim import plots
 from pinochle_sim.tables import bid_table, declarer_stats, partner_adds, rule_of_thumb, rule_text
 
 DEALS = int(os.environ.get("PINOCHLE_DEALS", "300000"))
-VARIANTS = list(ps.PRESETS)
+VARIANTS = [name for name, v in ps.PRESETS.items() if v.players == 4]  # three-hand: notebook 06
 stats = {v: declarer_stats(v, deals=DEALS, seed=1) for v in VARIANTS}
 
 # %% [markdown]

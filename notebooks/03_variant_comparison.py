@@ -27,6 +27,7 @@ import os
 
 import pandas as pd
 
+from pinochle_sim import plots
 from pinochle_sim.compare import compare
 
 DEALS = int(os.environ.get("PINOCHLE_DEALS", "200000"))

@@ -178,6 +178,37 @@ def test_tiny_runs_cover_every_command():
     assert set(TINY) == set(COMMANDS)
 
 
+HAND15 = "AS TS KS QS JS 9S AH TH KH QH AD KD QD AC KC"
+TINY_THREE = {**TINY, "meld": ["meld", HAND15], "advise": ["advise", HAND15, "--deals", "10", "-q"],
+              "compare": ["compare", "three-hand", "three-hand:discard_counts=false", "--deals", "10", "-q"],
+              "tournament": ["tournament", "--strategies", "formula", "meld+20", "tricks", "--matches", "4",
+                             "-q"],
+              "calibrate": ["calibrate", "--deals", "10", "--strategy", "table"]}
+
+
+@pytest.mark.parametrize("command", list(TINY_THREE))
+def test_every_command_takes_three_hand(capsys, tmp_path, monkeypatch, command):
+    monkeypatch.chdir(tmp_path)
+    args = TINY_THREE[command]
+    args = args if command in ("compare", "variants") else [*args, "--variant", "three-hand"]
+    code, out, err = run(capsys, *args)
+    assert "Traceback" not in out + err
+    assert code == 0 or err.startswith("pinochle-sim: error: too few deals for "), err
+
+
+@pytest.mark.parametrize("args,message", [
+    (("advise", HAND, "--variant", "three-hand"), "a hand has 15 cards, got 12"),
+    (("advise", HAND15, "--variant", "three-hand", "--seat", "3"), "three-hand has seats 0-2"),
+    (("tournament", "--variant", "three-hand", "--strategies", "formula", "tricks"), "at least three"),
+    (("compare", "three-hand", "modern", "--deals", "100"), "dealt alike"),
+    (("variants", "three-hand:pass_cards=3"), "only partners pass cards"),
+    (("odds", "--variant", "modern", "--with-kitty"), "modern has no kitty"),
+])
+def test_three_hand_bad_input_is_one_line(capsys, args, message):
+    code, out, err = run(capsys, *args)
+    assert code == 2 and message in err and err.count("\n") == 1 and "Traceback" not in err, err
+
+
 def test_five_nines_throw_in_says_why(capsys):
     code, out, _ = run(capsys, "play", "--variant", "classic-pass4:five_nines=true", "--deals", "1",
                        "--start", "1", "--seed", "2", "--show")

@@ -56,7 +56,7 @@ def test_every_import_points_down_the_layers():
 
 def test_no_import_circle():
     graph = {m: {t for t in ts if t in _imports()} for m, ts in _imports().items()}
-    seen, done = set(), set()
+    done = set()
 
     def visit(m, path):
         assert m not in path, " -> ".join([*path, m])

@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from .. import __version__
+from ..studies.compare import CompareError
 from ..studies.advise import AuctionError
 from ..engine.cards import CardError, hand_counts
 from ..files import atomic_write
@@ -505,8 +506,9 @@ def cmd_match(args: argparse.Namespace) -> None:
 
 def cmd_calibrate(args: argparse.Namespace) -> None:
     from ..studies.match import calibration
+    from ..studies.strategies import default_bidding
 
-    s = strategy(args.strategy)
+    s = strategy(args.strategy or default_bidding(args.variant))
     if not hasattr(s, "predict"):
         raise UserError(f"calibrate needs a strategy with its own estimate (auction, table, cautious, "
                         f"aggressive), not {s.name}")
@@ -664,13 +666,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("calibrate", help="does the bid table's 70%% mean 70%%? (in real auctions)")
     add_play(s, 200_000, bidding=False)
-    s.add_argument("--strategy", default="auction",
-                   help="a strategy with its own estimate: auction (default), table, cautious, aggressive")
+    s.add_argument("--strategy", default=None,
+                   help=f"a strategy with its own estimate: auction, table, cautious, aggressive (default {DEFAULTS})")
     s.add_argument("--csv", help="write the table here")
     s.add_argument("--plot", help="write the calibration plot here (PNG)")
 
     s = sub.add_parser("advise", help="what to bid with one hand: the hand itself is simulated")
-    s.add_argument("hand", help='the twelve cards, e.g. "AS AS TS KS QS JS 9S AH TH KD QD JC"')
+    s.add_argument("hand", help='the hand (12 cards; 15 in three-hand), e.g. "AS AS TS KS QS JS 9S AH TH KD QD JC"')
     add_play(s, 10_000, bidding=False)
     s.add_argument("--confidence", default="0.67",
                    help="chance of making the bid that a recommendation needs (default 0.67)")
@@ -714,7 +716,7 @@ def main(argv: list[str] | None = None) -> int:
             if getattr(args, name, None):
                 _check_writable(getattr(args, name))
         COMMANDS[args.command](args)
-    except (CardError, VariantError, UserError, StrategyError, AuctionError) as e:
+    except (CardError, VariantError, UserError, StrategyError, AuctionError, CompareError) as e:
         print(f"pinochle-sim: error: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -31,6 +31,10 @@ from .tables import MAX_CARDS, N_BANDS, cached_stats, recommended_grid
 from .strategies import DEFAULT_BIDDING, default_bidding, strategy
 from ..engine.variants import Variant, variant
 
+class CompareError(ValueError):
+    """Variants that cannot be compared on the same deals: the message says why."""
+
+
 #: metric name -> (description, unit)
 METRICS = {
     "declarer_trick_share": ("declaring side's share of the hand's trick points", "fraction"),
@@ -138,7 +142,7 @@ def compare(variants: list[Variant | str], deals: int = 100_000, seed: int = 0,
         raise ValueError("compare needs at least two variants (the first is the baseline)")
     tables = {v.spec: (v.players, v.hand_size, v.kitty) for v in vs}
     if len(set(tables.values())) > 1:
-        raise ValueError("compare needs variants dealt alike, so that they play the same deals: "
+        raise CompareError("compare needs variants dealt alike, so that they play the same deals: "
                          + ", ".join(f"{k} deals {p}x{h}" + (f"+{c}" if c else "")
                                      for k, (p, h, c) in tables.items()))
     values: dict[str, dict[str, np.ndarray]] = {}

@@ -56,7 +56,7 @@ class Event:
 
 def _bounds(per_suit: dict[int, dict[int, tuple[int, int]]]) -> tuple[tuple, tuple]:
     lo = [[0] * 6 for _ in range(4)]
-    hi = [[2] * 6 for _ in range(4)]
+    hi = [[COPIES] * 6 for _ in range(4)]
     for s, ranks in per_suit.items():
         for r, (a, b) in ranks.items():
             lo[s][r], hi[s][r] = a, b

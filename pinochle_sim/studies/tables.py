@@ -405,7 +405,8 @@ def rule_text(stats: DeclarerStats) -> str:
         x, half = r.loc[name, "estimate"], r.loc[name, "ci_high"] - r.loc[name, "estimate"]
         digits = 1 if half >= 0.1 else 2 if half >= 0.01 else 3  # keep the interval visible
         return f"{x:.{digits}f} (±{half:.{digits}f}){label}"
-    return (f"expected side total = your meld + {term('intercept', '')} + {term('aces', ' per ace')}"
+    total = "side total" if stats.variant.players == 4 else "total"
+    return (f"expected {total} = your meld + {term('intercept', '')} + {term('aces', ' per ace')}"
             f" + {term('tens', ' per ten')} + {term('trumps', ' per trump')}")
 
 

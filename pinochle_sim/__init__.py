@@ -77,6 +77,8 @@ def _export(name: str):
 def __getattr__(name: str):
     if name in _EXPORTS:
         return _export(name)
+    if name in _MODULES or name in LAYERS:  # ps.tables, ps.engine
+        return importlib.import_module(f"{__name__}.{name}")
     raise AttributeError(f"module 'pinochle_sim' has no attribute {name!r}")
 
 

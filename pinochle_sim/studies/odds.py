@@ -32,6 +32,7 @@ from ..engine.variants import Variant, compile_variant, variant
 HAND = 12
 TOTAL_HANDS = math.comb(48, HAND)  # 12-card hands; any size: math.comb(48, n)
 MAX_CARDS = 18  # the largest hand counted: fifteen cards and a kitty of three
+FACTORIAL = np.array([math.factorial(k) for k in range(COPIES + 1)], np.int64)
 
 # Every way one suit can lie in a hand (``melds.SUIT_CONFIGS``) and its multiplicity.
 SUIT_WEIGHTS = np.prod(np.vectorize(math.comb)(COPIES, SUIT_CONFIGS), axis=1).astype(np.int64)
@@ -141,22 +142,22 @@ def _players_meeting(lo, hi, j, hand=HAND):
     size = base ** j
     dp = np.zeros(size, np.float64)
     dp[0] = 1.0
-    splits = np.zeros((81, 5), np.int64)  # up to 4 players, each 0..2 copies; last column: ways
+    n = COPIES + 1
+    # every split of a kind's copies among the j players (the rest elsewhere); last column: ways,
+    # COPIES! / (c_1! ... c_j! (COPIES - sum c)!)
+    splits = np.zeros((n ** 4, 5), np.int64)
     ns = 0
-    for code in range(3 ** j):
+    for code in range(n ** j):
         c = code
         tot = 0
-        ways = 2.0
+        ways = FACTORIAL[COPIES]
         for p in range(j):
-            splits[ns, p] = c % 3
-            tot += c % 3
-            if c % 3 == 2:
-                ways /= 2.0
-            c //= 3
-        if tot <= 2:
-            if tot == 0:
-                ways /= 2.0  # 2!/(0!*2!) = 1
-            splits[ns, 4] = np.int64(ways + 0.5)
+            splits[ns, p] = c % n
+            tot += c % n
+            ways //= FACTORIAL[c % n]
+            c //= n
+        if tot <= COPIES:
+            splits[ns, 4] = ways // FACTORIAL[COPIES - tot]
             ns += 1
     for k in range(N_KINDS):
         new = np.zeros(size, np.float64)
@@ -220,17 +221,18 @@ def _meld_dp(cfg, w, sizes, marr_idx, delta_idx, fixed, n_marr, n_delta, hand, a
     ``around``: the ranks of the four arounds; ``pin``: suit, rank, suit, rank of the two-card
     meld across suits (the pinochle), first suit lower."""
     # state: n, minA, minK, minQ, minJ, pin, marr, dmax
-    dp = np.zeros((hand + 1, 3, 3, 3, 3, 3, n_marr, n_delta), np.int64)
-    dp[0, 2, 2, 2, 2, 0, 0, 0] = 1
+    nc = COPIES + 1
+    dp = np.zeros((hand + 1, nc, nc, nc, nc, nc, n_marr, n_delta), np.int64)
+    dp[0, COPIES, COPIES, COPIES, COPIES, 0, 0, 0] = 1
     for s in range(4):
         new = np.zeros_like(dp)
         last = s == 3
         for n in range(hand + 1):
-            for ma in range(3):
-                for mk in range(3):
-                    for mq in range(3):
-                        for mj in range(3):
-                            for p in range(3):
+            for ma in range(nc):
+                for mk in range(nc):
+                    for mq in range(nc):
+                        for mj in range(nc):
+                            for p in range(nc):
                                 for m in range(n_marr):
                                     for d in range(n_delta):
                                         cnt = dp[n, ma, mk, mq, mj, p, m, d]

@@ -43,9 +43,9 @@ C = {name: i for i, name in enumerate(COLUMNS)}
     "dealer", "thrown_in", "bidder", "bid", "trump", "meld_0", "points_0", "tricks_0", "counters_0",
     "made", "score_0", "calls", "bidder_worth", "bid_meld", "bid_aces", "bid_tens", "bid_kings",
     "bid_trumps", "side_total", "playing_1000", "bid_situation", "discard_points"))
-MAX_SIDES = 3
-#: What the bidder saw when bidding (its own cards before any passing or kitty) and what its
-#: side banked towards the contract (meld kept under the no-trick rule, plus trick points).
+# The bid_* columns are what the bidder saw when bidding (its own cards before any passing or
+# kitty); side_total is what its side banked towards the contract (meld kept under the no-trick
+# rule, plus trick points, a counting discard included).
 DRAW_TRUMP_MIN = 4  # the heuristic declarer draws trump holding at least this many
 
 

@@ -20,7 +20,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._numba import njit
+from .._numba import ijit, njit
 from .variants import R
 
 N_BANDS = 16      # meld bands of a strategy's table; the last is open-ended
@@ -40,7 +40,7 @@ class Bidding(NamedTuple):
     band: int           # width of a meld band
 
 
-@njit
+@ijit
 def situation(seat, high_seat, passed, partner):
     """The auction as ``seat`` (whose partner is ``partner``, -1 for none) sees it: nobody has bid
     (0), its partner holds the bid (1), an opponent holds it and the partner has passed (2), an
@@ -62,7 +62,7 @@ def trump_value(rules):
     return (15.0 + 4.0 * rules[R.pass_cards]) * rules[R.trick_total] / 250.0
 
 
-@njit
+@ijit
 def choose_trump(c, melds, rules):
     """The trump a declarer names: the highest estimate of the side's total, meld in that trump
     plus :func:`trump_value` per card of the suit (aces and tens count alike in every trump).
@@ -82,7 +82,7 @@ def choose_trump(c, melds, rules):
     return best_t
 
 
-@njit
+@ijit
 def hand_worth(c, melds, weight, table, band, rules, worth):
     """The trump this seat would name; ``worth[s]`` receives the most it will bid in each
     auction situation ``s`` (see :func:`situation`).
@@ -109,7 +109,7 @@ def hand_worth(c, melds, weight, table, band, rules, worth):
     return t
 
 
-@njit
+@ijit
 def run_auction(dealer, worth, margin, tb, calls):
     """Run the auction of variant ``tb`` (``variants.Tables``); ``calls[i] = (seat, bid or -1
     for a pass)``.
@@ -130,7 +130,7 @@ def run_auction(dealer, worth, margin, tb, calls):
     return continue_auction(seat, passed, -1, -1, -1, 0, worth, margin, tb, calls)
 
 
-@njit
+@ijit
 def continue_auction(seat, passed, high, high_seat, high_sit, n, worth, margin, tb, calls):
     """The rest of an auction from ``seat``'s turn, with the seats in ``passed`` out, the bid
     ``high`` held by ``high_seat`` (-1: none), made in situation ``high_sit``, and ``n`` calls

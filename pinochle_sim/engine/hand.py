@@ -17,7 +17,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import prange
 
-from .._numba import njit, pnjit
+from .._numba import ijit, njit, pnjit
 from .auction import (MAX_CARDS, MAX_TRUMPS, N_BANDS, N_SITUATIONS, Bidding, choose_trump,
                       continue_auction, hand_worth, run_auction)
 from .cards import NINE
@@ -125,7 +125,7 @@ def with_record(w, calls, passes, tricks, tinfo):
                 w.team_meld, w.team_dix, w.score, w.h1, w.h2)
 
 
-@njit
+@ijit
 def _deal(seed, i, tb, hands, deck):
     deal_one(seed, i, deck, hands, tb.rules[R.players], tb.rules[R.hand_size])
 
@@ -149,14 +149,14 @@ def _five_nines_no_meld(c, mv, melds):
     return True
 
 
-@njit
+@ijit
 def meld_hands(tb, hands, melds):
     """Every seat's meld in every trump."""
     for p in range(tb.rules[R.players]):
         hand_meld_all_trumps(hands[p], tb, melds[p])
 
 
-@njit
+@ijit
 def value_hands(tb, bd, hands, melds, worth, trumps):
     """Every seat's meld in every trump (``melds``), what its bidding strategy bids in each auction
     situation (``worth``) and the trump it would name (``trumps``)."""

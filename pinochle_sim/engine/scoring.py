@@ -13,13 +13,13 @@ the other sides nothing for the hand.
 """
 from __future__ import annotations
 
-from .._numba import njit
+from .._numba import ijit
 from .variants import R
 
 NONE, SIDE_NOTHING, BIDDER_VOID, NO_COUNTER = range(4)
 
 
-@njit
+@ijit
 def banked_meld(team, bidder_team, meld, dix, tricks, counters, rule):
     """The meld a team keeps after the variant's rule on taking no trick or no counter."""
     if rule == SIDE_NOTHING and tricks == 0:
@@ -31,7 +31,7 @@ def banked_meld(team, bidder_team, meld, dix, tricks, counters, rule):
     return meld
 
 
-@njit
+@ijit
 def score_playing_1000(bt, team_meld, team_points, team_counters, out):
     """Seed 004's "playing 1000" for the bidding side ``bt``: if it took every counter it scores
     1000 and the opponents lose their meld (and bank nothing); otherwise it loses 1000 and the
@@ -48,7 +48,7 @@ def score_playing_1000(bt, team_meld, team_points, team_counters, out):
     return 1 if swept else 0
 
 
-@njit
+@ijit
 def score_hand(bt, bid, team_meld, team_dix, team_points, team_tricks, team_counters, rules, out):
     """Write each side's banked score into ``out`` (int[sides]) when side ``bt`` holds the
     contract ``bid``; return 1 if the bid was made."""

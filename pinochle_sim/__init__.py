@@ -32,7 +32,8 @@ except PackageNotFoundError:  # running from a source tree without installing
 LAYERS = {
     "engine": ("cards", "variants", "melds", "deal", "meld", "auction", "passing", "play",
                "scoring", "hand"),
-    "studies": ("strategies", "simulate", "tables", "compare", "match", "stats", "odds", "advise"),
+    "studies": ("strategies", "simulate", "tables", "compare", "match", "stats", "odds", "advise",
+                "dd"),
     "present": ("cli", "plots", "report", "records", "explore"),
 }
 _MODULES = {m: f"{layer}.{m}" for layer, mods in LAYERS.items() for m in mods}
@@ -45,8 +46,8 @@ _EXPORTS = {
     "simulate_meld": "odds", "legal_plays": "play", "records": "records", "advise": "advise",
     "iter_play": "simulate", "play": "simulate", "simulate": "simulate", "bid_table": "tables",
     "declarer_stats": "tables", "partner_adds": "tables", "rule_of_thumb": "tables",
-    "compare": "compare", "PRESETS": "variants", "Variant": "variants", "VariantError": "variants",
-    "variant": "variants",
+    "compare": "compare", "double_dummy": "dd", "PRESETS": "variants", "Variant": "variants",
+    "VariantError": "variants", "variant": "variants",
 }
 
 

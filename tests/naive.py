@@ -348,3 +348,40 @@ def check_record(rec: dict, v) -> None:
         assert rec["score"] == want, "score playing 1000"
         return
     assert rec["score"] == naive_score(rec, v, meld, rec["tricks"], discard_points), "score"
+
+
+# ---------------------------------------------------------------------------------------------
+# Exhaustive minimax with every hand visible (the double-dummy solver's twin).
+
+def naive_double_dummy(hands: list[list[str]], trick: list[str], leader: int, trump: str, v) -> dict:
+    """Every legal card of the seat to play, with the trick points (last-trick bonus included,
+    the current trick's cards on the table included when its side wins it) its side takes from
+    here when every seat plays perfectly: the side of the seat to play maximises, every other
+    seat minimises. No pruning, no table."""
+    seats = len(hands)
+    value = dict(zip(ORDER, v.card_points))
+    me = (leader + len(trick)) % seats
+    mine = side(me, v)
+
+    def play(hands, trick, leader):
+        seat = (leader + len(trick)) % seats
+        out = {}
+        for card in sorted(naive_legal(hands[seat], trick, trump, v)):
+            rest = [list(h) for h in hands]
+            rest[seat].remove(card)
+            now = trick + [card]
+            if len(now) == seats:
+                winner = (leader + winning_card(now, trump)) % seats
+                pts = sum(value[c[0]] for c in now) + (v.last_trick if not any(rest) else 0)
+                gained = pts if side(winner, v) == mine else 0
+                out[card] = gained + (best(rest, [], winner) if any(rest) else 0)
+            else:
+                out[card] = best(rest, now, leader)
+        return out
+
+    def best(hands, trick, leader):
+        seat = (leader + len(trick)) % seats
+        vals = play(hands, trick, leader).values()
+        return max(vals) if side(seat, v) == mine else min(vals)
+
+    return play(hands, trick, leader)

@@ -1,0 +1,46 @@
+"""The double-dummy solver against exhaustive minimax (``naive.naive_double_dummy``) on random
+endgames of 2-4 tricks, partial tricks on the table, in every variant (issue 14)."""
+import random
+
+import pytest
+from naive import SUITS, names, naive_double_dummy, naive_legal
+
+import pinochle_sim as ps
+from pinochle_sim.dd import double_dummy
+from pinochle_sim.variants import PRESETS
+
+
+def endgame(v, rng, tricks):
+    """Random hands of ``tricks`` cards from one dealt deal (three-hand: its three hands), a
+    random trump and leader, and 0 to seats-1 legal cards already played to the trick."""
+    deal = ps.deal(1, seed=rng.randrange(10**6), v=v)[0]
+    hands = [rng.sample(names(deal[p]), tricks) for p in range(v.players)]
+    trump, leader = rng.choice(SUITS), rng.randrange(v.players)
+    trick = []
+    for k in range(rng.randrange(v.players)):
+        seat = (leader + k) % v.players
+        card = rng.choice(sorted(naive_legal(hands[seat], trick, trump, v)))
+        hands[seat].remove(card)
+        trick.append(card)
+    return hands, trick, leader, trump
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_double_dummy_equals_exhaustive_minimax(name):
+    v = PRESETS[name]
+    rng = random.Random(hash(name) % 1000)
+    for case in range(30):
+        tricks = 2 if case < 12 else 3 if case < 24 else 4
+        hands, trick, leader, trump = endgame(v, rng, tricks)
+        want = naive_double_dummy(hands, trick, leader, trump, v)
+        got = double_dummy([" ".join(h) for h in hands], trump, leader, v, trick)
+        assert got.values == want, (hands, trick, leader, trump)
+        assert got.points == max(want.values())
+        assert set(got.best) == {c for c, x in want.items() if x == got.points}
+
+
+def test_double_dummy_checks_its_input():
+    with pytest.raises(ValueError, match="4 seats"):
+        double_dummy(["AS", "TS", "KS"], "S", 0, "classic")
+    with pytest.raises(ValueError, match="evenly"):
+        double_dummy(["AS 9S", "TS", "KS", "QS"], "S", 0, "classic")

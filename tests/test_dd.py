@@ -37,6 +37,9 @@ def test_double_dummy_equals_exhaustive_minimax(name):
         assert got.values == want, (hands, trick, leader, trump)
         assert got.points == max(want.values())
         assert set(got.best) == {c for c, x in want.items() if x == got.points}
+        fast = double_dummy([" ".join(h) for h in hands], trump, leader, v, trick, exact=False)
+        assert (fast.points, sorted(fast.best)) == (got.points, sorted(got.best))
+        assert all(x <= got.points for x in fast.values.values())
 
 
 def test_double_dummy_checks_its_input():
@@ -44,3 +47,16 @@ def test_double_dummy_checks_its_input():
         double_dummy(["AS", "TS", "KS"], "S", 0, "classic")
     with pytest.raises(ValueError, match="evenly"):
         double_dummy(["AS 9S", "TS", "KS", "QS"], "S", 0, "classic")
+
+
+@pytest.mark.parametrize("name", ["classic-pass4", "three-hand"])
+def test_hands_at_a_trick_of_a_record(name):
+    from naive import final_hands
+
+    from pinochle_sim.records import hands_at, records
+    v = PRESETS[name]
+    for rec in records(v, 15, seed=4, bidding="formula"):
+        if rec["bidder"] is None:
+            continue
+        assert sorted(map(sorted, hands_at(rec, 0))) == sorted(map(sorted, final_hands(rec)))
+        assert [len(h) for h in hands_at(rec, 5)] == [v.hand_size - 5] * v.players

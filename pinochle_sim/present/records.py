@@ -80,6 +80,24 @@ def records(v: Variant | str = "thousand", deals: int = 10, seed: int = 0, start
     return out
 
 
+def hands_at(rec: dict, trick: int) -> list[list[str]]:
+    """Each seat's cards in a hand record before its trick number ``trick`` (0: the first), after
+    the kitty and discard or the passing."""
+    hands = [list(h) for h in rec["hands"]]
+    if rec.get("discard"):
+        hands[rec["bidder"]] += rec["kitty"]
+        for c in rec["discard"]:
+            hands[rec["bidder"]].remove(c)
+    for giver, taker, cards in rec["passes"]:
+        for c in cards:
+            hands[giver].remove(c)
+        hands[taker].extend(cards)
+    for t in rec["tricks"][:trick]:
+        for k, card in enumerate(t["cards"]):
+            hands[(t["leader"] + k) % len(hands)].remove(card)
+    return hands
+
+
 def _names(kinds: np.ndarray) -> list[str]:
     return format_kinds(sorted(int(x) for x in kinds)).split()
 

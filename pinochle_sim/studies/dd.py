@@ -104,12 +104,15 @@ def _ordered(moves, j, win, win_seat, seat, trump, points, team, out, key):
 
 @rjit
 def _search(h1, h2, seat, j, lead, win, win_seat, table, pts_on_table, players, trump, rules,
-            points, team, max_team, cards_left, alpha, beta, tt_key, tt_lo, tt_hi, scratch):
+            points, team, max_team, cards_left, left_pts, alpha, beta, tt_key, tt_lo, tt_hi, scratch):
     """The points ``max_team`` takes from the current trick (its cards on the table worth
     ``pts_on_table``) to the end, within the window (alpha, beta) (fail-soft); ``cards_left``:
-    the cards still in the hands."""
+    the cards still in the hands, worth ``left_pts``."""
     if j == 0 and cards_left == 0:
         return 0
+    most = pts_on_table + left_pts + rules[R.last_trick]  # every point still to take
+    if most <= alpha:
+        return most
     slot = -1
     key = np.uint64(0)
     if j == 0:
@@ -142,6 +145,7 @@ def _search(h1, h2, seat, j, lead, win, win_seat, table, pts_on_table, players, 
         else:
             h1[seat] ^= bit
         p = pts_on_table + points[RANK[card]]
+        rest = left_pts - points[RANK[card]]
         if j == 0:
             nl, nw, ns = SUIT[card], card, seat
         elif beats(card, win, trump):
@@ -152,11 +156,11 @@ def _search(h1, h2, seat, j, lead, win, win_seat, table, pts_on_table, players, 
             taken = p + (rules[R.last_trick] if cards_left == 1 else 0)
             gain = taken if team[ns] == max_team else 0
             v = gain + _search(h1, h2, ns, 0, 0, -1, -1, 0, 0, players, trump, rules, points, team,
-                               max_team, cards_left - 1, alpha - gain, beta - gain,
+                               max_team, cards_left - 1, rest, alpha - gain, beta - gain,
                                tt_key, tt_lo, tt_hi, scratch)
         else:
             v = _search(h1, h2, (seat + 1) % players, j + 1, nl, nw, ns, table | bit, p, players,
-                        trump, rules, points, team, max_team, cards_left - 1, alpha, beta,
+                        trump, rules, points, team, max_team, cards_left - 1, rest, alpha, beta,
                         tt_key, tt_lo, tt_hi, scratch)
         if two:
             h2[seat] ^= bit
@@ -194,9 +198,11 @@ def _search(h1, h2, seat, j, lead, win, win_seat, table, pts_on_table, players, 
 
 @rjit
 def _solve(h1, h2, seat, j, lead, win, win_seat, table, pts_on_table, trump, rules, points, team,
-           cards_left, out):
-    """Value of every move of ``seat`` for its side (out[kind], -1: not a move); returns the
-    best value. Each move is searched with a full window; a fresh table serves them all."""
+           cards_left, left_pts, exact, out):
+    """The best value for ``seat``'s side; ``out[kind]`` receives each legal move's value (-1: not
+    a move). With ``exact`` every value is exact; without it only the best moves' are, the others
+    hold a bound under the best (a null window on the best so far, re-searched when a move beats
+    it). A fresh table serves every move."""
     players = h1.shape[0]
     tt_key = np.zeros(1 << TT_BITS, np.uint64)
     tt_lo = np.zeros(1 << TT_BITS, np.int64)
@@ -205,12 +211,12 @@ def _solve(h1, h2, seat, j, lead, win, win_seat, table, pts_on_table, trump, rul
     max_team = team[seat]
     legal = legal_mask(h1[seat], j, lead, win, trump, rules[R.must_head], rules[R.must_trump],
                        rules[R.must_overtrump])
+    order = np.empty(24, np.int64)
+    n_moves = _ordered(legal, j, win, win_seat, seat, trump, points, team, order, np.empty(24, np.int64))
     out[:] = -1
     best = -1
-    x = legal
-    while x:
-        card = lsb(x)
-        x &= x - 1
+    for m in range(n_moves):
+        card = order[m]
         bit = 1 << card
         two = (h2[seat] & bit) != 0
         if two:
@@ -218,21 +224,31 @@ def _solve(h1, h2, seat, j, lead, win, win_seat, table, pts_on_table, trump, rul
         else:
             h1[seat] ^= bit
         p = pts_on_table + points[RANK[card]]
+        rest = left_pts - points[RANK[card]]
         if j == 0:
             nl, nw, ns = SUIT[card], card, seat
         elif beats(card, win, trump):
             nl, nw, ns = lead, card, seat
         else:
             nl, nw, ns = lead, win, win_seat
-        if j == players - 1:
-            taken = p + (rules[R.last_trick] if cards_left == 1 else 0)
-            gain = taken if team[ns] == max_team else 0
-            v = gain + _search(h1, h2, ns, 0, 0, -1, -1, 0, 0, players, trump, rules, points, team,
-                               max_team, cards_left - 1, -1, 1 << 30, tt_key, tt_lo, tt_hi, scratch)
-        else:
-            v = _search(h1, h2, (seat + 1) % players, j + 1, nl, nw, ns, table | bit, p, players,
-                        trump, rules, points, team, max_team, cards_left - 1, -1, 1 << 30,
-                        tt_key, tt_lo, tt_hi, scratch)
+        lo = -1 if exact or best < 0 else best - 1
+        hi = 1 << 30 if exact or best < 0 else best + 1
+        for _ in range(2):
+            if j == players - 1:
+                taken = p + (rules[R.last_trick] if cards_left == 1 else 0)
+                gain = taken if team[ns] == max_team else 0
+                v = gain + _search(h1, h2, ns, 0, 0, -1, -1, 0, 0, players, trump, rules, points, team,
+                                   max_team, cards_left - 1, rest, lo - gain, hi - gain,
+                                   tt_key, tt_lo, tt_hi,
+                                   scratch)
+            else:
+                v = _search(h1, h2, (seat + 1) % players, j + 1, nl, nw, ns, table | bit, p, players,
+                            trump, rules, points, team, max_team, cards_left - 1, rest, lo, hi,
+                            tt_key, tt_lo, tt_hi, scratch)
+            if v >= hi:  # beats the best so far: find by how much
+                lo, hi = v - 1, 1 << 30
+            else:
+                break
         if two:
             h2[seat] ^= bit
         else:
@@ -246,7 +262,7 @@ def _solve(h1, h2, seat, j, lead, win, win_seat, table, pts_on_table, trump, rul
 class DoubleDummy:
     """The value of a position for the side of the seat to play: ``points`` (trick points with the
     last-trick bonus, the cards already on the table included), ``best`` (the cards that get
-    them) and ``values`` (every legal card's value)."""
+    them) and ``values`` (every legal card's value, exact unless asked otherwise)."""
 
     seat: int
     points: int
@@ -255,7 +271,7 @@ class DoubleDummy:
 
 
 def double_dummy(hands, trump: str | int, leader: int, v: Variant | str = "thousand",
-                 trick=()) -> DoubleDummy:
+                 trick=(), exact: bool = True) -> DoubleDummy:
     """Solve a position with every hand visible.
 
     Parameters
@@ -266,6 +282,8 @@ def double_dummy(hands, trump: str | int, leader: int, v: Variant | str = "thous
     leader : the seat that led the current trick (or leads the next one).
     v : the variant (its obligations, card points, last-trick bonus and sides).
     trick : the cards already played to the current trick, starting with ``leader``'s.
+    exact : every legal card's exact value in ``.values`` (False: only the best cards' are exact,
+        the others' a bound below the best; faster).
 
     Every seat must hold as many cards as the others will after the trick is complete.
     """
@@ -299,6 +317,7 @@ def double_dummy(hands, trump: str | int, leader: int, v: Variant | str = "thous
     seat = (leader + len(played)) % v.players
     out = np.empty(24, np.int64)
     best = _solve(h1, h2, seat, len(played), lead, win, win_seat, table, pts, t, tb.rules,
-                  tb.card_points.astype(np.int64), tb.team, sum(sizes), out)
+                  tb.card_points.astype(np.int64), tb.team, sum(sizes),
+                  sum(int(tb.card_points[k % 6]) * int(c[k]) for c in counts for k in range(24)), exact, out)
     values = {card_name(k): int(out[k]) for k in range(24) if out[k] >= 0}
     return DoubleDummy(seat, int(best), [c for c, x in values.items() if x == best], values)

@@ -105,6 +105,9 @@ def _files(folder):
 
 
 BAD_INPUT = [
+    (("dd", "AS 9H", "TS KH", "-t", "H"), "thousand has 4 seats: give 4 hands"),
+    (("dd", "--record", "no-such-file.jsonl"), "no such file"),
+    (("dd", "AS 9H", "TS KH", "QS JH", "KS"), "--trump is needed"),
     (("variants", "clasic"), "unknown variant 'clasic'"),
     (("variants", "classic:must_trump=maybe"), "must_trump='maybe'"),
     (("meld", "AS TS KS QS JS KS 9S QS JD AH AD 1C"), "unknown card '1C'"),
@@ -159,6 +162,7 @@ TINY = {
     "compare": ["compare", "thousand", "classic", "--deals", "10", "-q"],
     "tournament": ["tournament", "--strategies", "table", "formula", "--matches", "10", "-q"],
     "match": ["match"], "calibrate": ["calibrate", "--deals", "10"],
+    "dd": ["dd", "AS 9H", "TS KH", "QS JH", "KS QH", "-t", "H"],
 }
 
 
@@ -183,7 +187,8 @@ TINY_THREE = {**TINY, "meld": ["meld", HAND15], "advise": ["advise", HAND15, "--
               "compare": ["compare", "three-hand", "three-hand:discard_counts=false", "--deals", "10", "-q"],
               "tournament": ["tournament", "--strategies", "formula", "meld+20", "tricks", "--matches", "4",
                              "-q"],
-              "calibrate": ["calibrate", "--deals", "10", "--strategy", "table"]}
+              "calibrate": ["calibrate", "--deals", "10", "--strategy", "table"],
+              "dd": ["dd", "AS 9H", "TS KH", "QS JH", "-t", "H"]}
 
 
 @pytest.mark.parametrize("command", list(TINY_THREE))

@@ -60,3 +60,16 @@ def test_hands_at_a_trick_of_a_record(name):
             continue
         assert sorted(map(sorted, hands_at(rec, 0))) == sorted(map(sorted, final_hands(rec)))
         assert [len(h) for h in hands_at(rec, 5)] == [v.hand_size - 5] * v.players
+
+
+def test_dd_command_solves_a_record_trick_by_trick(tmp_path, capsys):
+    from pinochle_sim.cli import main
+    out = tmp_path / "hands.jsonl"
+    assert main(["play", "-v", "classic", "--deals", "2", "--seed", "5", "--out", str(out)]) == 0
+    capsys.readouterr()
+    assert main(["dd", "--record", str(out), "--deal", "1", "--from-trick", "8"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 1 + 4 and "trick 12" in lines[-1]
+    assert lines[-1].endswith("(+0 for the leader's team)")  # one card each: nothing to choose
+    assert main(["play", "-v", "three-hand", "--deals", "1", "--out", str(out)]) == 0
+    assert main(["dd", "--record", str(out)]) == 2

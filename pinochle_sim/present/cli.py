@@ -534,11 +534,69 @@ def cmd_calibrate(args: argparse.Namespace) -> None:
             print(f"wrote {path}")
 
 
+def cmd_dd(args: argparse.Namespace) -> None:
+    from ..studies.dd import double_dummy
+    from .records import hands_at
+
+    v = args.variant
+    if args.record:
+        if not Path(args.record).is_file():
+            raise UserError(f"--record {args.record}: no such file")
+        lines = Path(args.record).read_text().splitlines()
+        if not 0 <= args.deal < len(lines):
+            raise UserError(f"--deal {args.deal}: {args.record} holds {len(lines)} hand records")
+        try:
+            rec = json.loads(lines[args.deal])
+        except json.JSONDecodeError:
+            raise UserError(f"{args.record}: line {args.deal + 1} is not a hand record (JSON)") from None
+        v = variant(rec["variant"])
+        if v.teams != 2:
+            raise UserError("dd --record solves four-hand records (a three-hand trick's value for a "
+                            "seat that does not lead next is not built yet)")
+        if rec["bidder"] is None:
+            raise UserError(f"deal {rec['deal']} was thrown in: no play to solve")
+        if not 0 <= args.from_trick < v.hand_size:
+            raise UserError(f"--from-trick {args.from_trick}: the hand has tricks 0-{v.hand_size - 1}")
+        print(f"deal {rec['deal']} ({rec['variant']}), trump {rec['trump']}: each trick's double-dummy "
+              "value for the leader's team before it, and after the cards actually played")
+        after = None
+        for t in range(args.from_trick, v.hand_size):
+            trick = rec["tricks"][t]
+            leader = trick["leader"]
+            before = after if after is not None else double_dummy(
+                [" ".join(h) for h in hands_at(rec, t)], rec["trump"], leader, v, exact=False).points
+            took = trick["points"] if v.team(trick["winner"]) == v.team(leader) else 0
+            rest = 0
+            if t + 1 < v.hand_size:
+                nxt = rec["tricks"][t + 1]["leader"]
+                after = double_dummy([" ".join(h) for h in hands_at(rec, t + 1)], rec["trump"], nxt, v,
+                                     exact=False).points
+                # two sides: what one does not take of the points still to come, the other does
+                rest = after if v.team(nxt) == v.team(leader) else _points_from(rec, t + 1) - after
+            swing = took + rest - before
+            print(f"  trick {t + 1:2d}: seat {leader} leads {' '.join(trick['cards']):14s} worth {before:4d} "
+                  f"before, {took + rest:4d} after ({swing:+d} for the leader's team)")
+        return
+    if len(args.hands) != v.players:
+        raise UserError(f"{v.name} has {v.players} seats: give {v.players} hands (or --record FILE)")
+    if args.trump is None:
+        raise UserError("--trump is needed with hands written out")
+    r = double_dummy(args.hands, args.trump, args.leader, v, args.trick or ())
+    print(f"seat {r.seat} to play ({v.spec}, trump {args.trump.upper()}): best {' '.join(r.best)}, "
+          f"{r.points} points for its side from here")
+    print("  " + "   ".join(f"{c}: {x}" for c, x in r.values.items()))
+
+
+def _points_from(rec: dict, trick: int) -> int:
+    """Every trick point still to take from trick ``trick`` on (the last-trick bonus included)."""
+    return sum(t["points"] for t in rec["tricks"][trick:])
+
+
 COMMANDS: dict[str, Callable[[argparse.Namespace], None]] = {
     "variants": cmd_variants, "meld": cmd_meld, "odds": cmd_odds, "play": cmd_play,
     "simulate": cmd_simulate, "bid-table": cmd_bid_table, "bid-chart": cmd_bid_chart,
     "advise": cmd_advise, "compare": cmd_compare, "tournament": cmd_tournament,
-    "match": cmd_match, "calibrate": cmd_calibrate,
+    "match": cmd_match, "calibrate": cmd_calibrate, "dd": cmd_dd,
 }
 
 
@@ -670,6 +728,17 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"a strategy with its own estimate: auction, table, cautious, aggressive (default {DEFAULTS})")
     s.add_argument("--csv", help="write the table here")
     s.add_argument("--plot", help="write the calibration plot here (PNG)")
+
+    s = sub.add_parser("dd", help="double dummy: every card's exact value with all hands visible")
+    s.add_argument("hands", nargs="*", help='each seat\'s cards, seat 0 first, e.g. "AS 9H" "TS KH" ...')
+    add_variant(s)
+    s.add_argument("--trump", "-t", help="the trump suit (S H D C)")
+    s.add_argument("--leader", type=int, default=0, help="the seat that leads the trick (default 0)")
+    s.add_argument("--trick", help='cards already on the trick, the leader\'s first, e.g. "AS TS"')
+    s.add_argument("--record", help="a file of hand records (play --out): solve one record's play")
+    s.add_argument("--deal", type=int, default=0, help="with --record: which record (line, from 0)")
+    s.add_argument("--from-trick", type=int, default=4,
+                   help="with --record: the first trick solved, from 0 (default 4: 8 tricks left)")
 
     s = sub.add_parser("advise", help="what to bid with one hand: the hand itself is simulated")
     s.add_argument("hand", help='the hand (12 cards; 15 in three-hand), e.g. "AS AS TS KS QS JS 9S AH TH KD QD JC"')

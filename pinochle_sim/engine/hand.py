@@ -64,15 +64,15 @@ def columns(v: Variant) -> list[str]:
 
 
 def side_of(v: Variant, seats: np.ndarray) -> np.ndarray:
-    """The side each seat in ``seats`` plays for (``Variant.team``, elementwise)."""
-    return seats % 2 if v.players == 4 else np.asarray(seats)
+    """The side each seat in ``seats`` plays for, as the kernels read it (``Tables.team``)."""
+    return compile_variant(v).team[np.asarray(seats)]
 
 
 def partner_meld(v: Variant, rows: np.ndarray, seats: np.ndarray) -> np.ndarray:
-    """The meld of each row's partner of ``seats`` (0 without partners)."""
-    if v.players != 4:
-        return np.zeros(len(rows), rows.dtype)
-    return np.take_along_axis(rows[:, MELD0:MELD0 + 4], ((seats + 2) % 4)[:, None], 1)[:, 0]
+    """The meld of each row's partner of ``seats`` (``Tables.partner``; 0 without partners)."""
+    partner = compile_variant(v).partner[np.asarray(seats)]
+    meld = np.take_along_axis(rows[:, MELD0:MELD0 + v.players], np.maximum(partner, 0)[:, None], 1)[:, 0]
+    return np.where(partner >= 0, meld, 0)
 
 
 def others_score(v: Variant, rows: np.ndarray, side: np.ndarray) -> np.ndarray:

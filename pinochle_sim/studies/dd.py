@@ -203,6 +203,9 @@ def _solve(h1, h2, seat, j, lead, win, win_seat, table, pts_on_table, trump, rul
     a move). With ``exact`` every value is exact; without it only the best moves' are, the others
     hold a bound under the best (a null window on the best so far, re-searched when a move beats
     it). A fresh table serves every move."""
+    # The move loop below repeats _search's few lines that play a card and recurse, on purpose:
+    # a shared kernel for that step, inlined or not, made the search about twice as slow
+    # (classic from 8 tricks left, median 20 -> 40 ms).
     players = h1.shape[0]
     tt_key = np.zeros(1 << TT_BITS, np.uint64)
     tt_lo = np.zeros(1 << TT_BITS, np.int64)

@@ -31,7 +31,7 @@ except PackageNotFoundError:  # running from a source tree without installing
 #: Every module by its short name, and the layer it lives in.
 LAYERS = {
     "engine": ("cards", "variants", "melds", "deal", "meld", "auction", "passing", "play",
-               "scoring", "hand"),
+               "scoring", "search", "hand"),
     "studies": ("strategies", "simulate", "tables", "compare", "match", "stats", "odds", "advise",
                 "dd"),
     "present": ("cli", "plots", "report", "records", "explore"),
@@ -78,7 +78,7 @@ def _export(name: str):
 def __getattr__(name: str):
     if name in _EXPORTS:
         return _export(name)
-    if name in _MODULES or name in LAYERS:  # ps.tables, ps.engine
+    if name in _MODULES or name in LAYERS or name == "runs":  # ps.tables, ps.engine, ps.runs
         return importlib.import_module(f"{__name__}.{name}")
     raise AttributeError(f"module 'pinochle_sim' has no attribute {name!r}")
 

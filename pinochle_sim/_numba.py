@@ -47,9 +47,6 @@ njit = numba.njit(cache=True, nogil=True, error_model="numpy")
 #: Small kernels called in the innermost loops with a variant's tables: inlined into their
 #: callers (a call would pass the whole tuple of tables, which costs more than the work).
 ijit = numba.njit(cache=True, nogil=True, error_model="numpy", inline="always")
-#: Recursive kernels (the double-dummy search): numba cannot reload a recursive function from its
-#: disk cache safely (the reloaded code crashes), so these compile once per process.
-rjit = numba.njit(nogil=True, error_model="numpy")
 #: Parallel kernels: ``prange`` over deals or blocks of deals.
 pnjit = numba.njit(cache=True, nogil=True, parallel=True, error_model="numpy")
 

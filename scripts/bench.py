@@ -135,7 +135,7 @@ def measure(deals: int, repeat: int) -> dict:
 def double_dummy_speed(variant: str, deals: int, played: int = 4) -> dict:
     """The double-dummy solver's time (ms, one thread) on the positions after the heuristic has
     played ``played`` tricks of ``deals`` deals of seed 1 (thrown-in deals left out): median, 95th
-    percentile and the worst; the first solve (numba compiles the search) is timed again."""
+    percentile and the worst (after the search is compiled)."""
     from pinochle_sim.dd import double_dummy
     from pinochle_sim.records import hands_at, records
     v = ps.variant(variant)
@@ -143,10 +143,12 @@ def double_dummy_speed(variant: str, deals: int, played: int = 4) -> dict:
     for rec in records(v, deals=deals, seed=1, bidding="formula"):
         if rec["bidder"] is None:
             continue
+        if not times:  # compile (or load) the search on a small position
+            late = v.hand_size - 2
+            double_dummy([" ".join(h) for h in hands_at(rec, late)], rec["trump"],
+                         rec["tricks"][late]["leader"], v, exact=False)
         hands = hands_at(rec, played)
         args = ([" ".join(h) for h in hands], rec["trump"], rec["tricks"][played]["leader"], v)
-        if not times:
-            double_dummy(*args, exact=False)  # compile
         t0 = time.perf_counter()
         double_dummy(*args, exact=False)
         times.append(1000 * (time.perf_counter() - t0))
@@ -162,12 +164,19 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--out", default=str(RESULTS))
     p.add_argument("--dd-deals", type=int, default=100,
                    help="deals whose double-dummy solve is timed, from 8 tricks left (0: none)")
+    p.add_argument("--dd-full-deals", type=int, default=0,
+                   help="deals whose full 12-trick double-dummy solve is timed (seconds to minutes each)")
     args = p.parse_args(argv)
     report = measure(args.deals, args.repeat)
     if args.dd_deals:
         threads = set_threads(1)
         report["double_dummy_8_tricks_left"] = {v: double_dummy_speed(v, args.dd_deals)
                                                 for v in ("classic", "thousand")}
+        set_threads(threads)
+    if args.dd_full_deals:
+        threads = set_threads(1)
+        report["double_dummy_full_deal"] = {v: double_dummy_speed(v, args.dd_full_deals, played=0)
+                                            for v in ("classic", "thousand")}
         set_threads(threads)
     with atomic_write(args.out) as fh:
         json.dump(report, fh, indent=2)
@@ -177,8 +186,9 @@ def main(argv: list[str] | None = None) -> int:
         for k, v in report.items():
             if "_per_s" in k:
                 print(f"{k:28s} {v / 1e6:8.2f} M/s")
-        for variant, f in report.get("double_dummy_8_tricks_left", {}).items():
-            print(f"double dummy, {variant}, 8 tricks left: median {f['median_ms']} ms, p95 {f['p95_ms']} ms")
+        for key, what in (("double_dummy_8_tricks_left", "8 tricks left"), ("double_dummy_full_deal", "full deal")):
+            for variant, f in report.get(key, {}).items():
+                print(f"double dummy, {variant}, {what}: median {f['median_ms']} ms, p95 {f['p95_ms']} ms")
         print(f"wrote {args.out}")
     return 0
 

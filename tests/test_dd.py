@@ -1,12 +1,15 @@
 """The double-dummy solver against exhaustive minimax (``naive.naive_double_dummy``) on random
 endgames of 2-4 tricks, partial tricks on the table, in every variant (issue 14)."""
+import json
 import random
 
+import numpy as np
 import pytest
 from naive import SUITS, names, naive_double_dummy, naive_legal
 
 import pinochle_sim as ps
-from pinochle_sim.dd import double_dummy
+from pinochle_sim.dd import double_dummy, trick_value
+from pinochle_sim.records import hands_at
 from pinochle_sim.variants import PRESETS
 
 
@@ -70,6 +73,100 @@ def test_dd_command_solves_a_record_trick_by_trick(tmp_path, capsys):
     assert main(["dd", "--record", str(out), "--deal", "1", "--from-trick", "8"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == 1 + 4 and "trick 12" in lines[-1]
-    assert lines[-1].endswith("(+0 for the leader's team)")  # one card each: nothing to choose
-    assert main(["play", "-v", "three-hand", "--deals", "1", "--out", str(out)]) == 0
-    assert main(["dd", "--record", str(out)]) == 2
+    assert lines[-1].endswith("(+0 for the leader's side)")  # one card each: nothing to choose
+    assert main(["play", "-v", "three-hand", "--deals", "3", "--seed", "2", "--out", str(out)]) == 0
+    capsys.readouterr()
+    assert main(["dd", "--record", str(out), "--deal", "2", "--from-trick", "11"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 1 + 4 and lines[-1].endswith("(+0 for the leader's side)")
+
+
+def test_trick_value_speaks_for_either_side():
+    """The two sides' values from the same trick start share the points still to take."""
+    rng = random.Random(3)
+    for name in ("classic", "three-hand"):
+        v = PRESETS[name]
+        hands, trick, leader, trump = endgame(v, rng, 3)
+        for k, card in enumerate(trick):  # back to the start of the trick
+            hands[(leader + k) % v.players].append(card)
+        total = sum(v.card_points["AT KQJ9".replace(" ", "").index(c[0])] for h in hands for c in h) + v.last_trick
+        values = [trick_value(hands, trump, leader, v, s) for s in range(v.players)]
+        assert values[leader] == double_dummy([" ".join(h) for h in hands], trump, leader, v).points
+        if v.players == 4:
+            assert values[0] + values[1] == total
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_dd_column_from_the_last_trick_is_the_points_taken(name):
+    """The last trick is forced, so double dummy from it changes nothing: ``dd_points`` equals
+    the bid winner's side's trick points (a counting discard included)."""
+    from pinochle_sim.engine.hand import side_of
+    from pinochle_sim.simulate import play
+    v = PRESETS[name]
+    df = play(v, 150, seed=2, bidding="formula", dd_from=v.hand_size - 1)
+    done = df[~df.thrown_in & (df.playing_1000 == 0)]
+    side = side_of(v, done.bidder.to_numpy())
+    points = done[[f"points_{s}" for s in range(v.players if v.players == 3 else 2)]].to_numpy()
+    assert (done.dd_points.to_numpy() == points[np.arange(len(done)), side]).all()
+    assert (df.dd_points[df.thrown_in] == -1).all()
+
+
+@pytest.mark.parametrize("name", ["classic-pass4", "three-hand"])
+def test_dd_column_equals_the_solver_on_the_records(name):
+    """``simulate --dd``'s kernel against ``double_dummy`` on the same hands rebuilt from the hand
+    records (four tricks played by the heuristic first)."""
+    from pinochle_sim.records import records
+    from pinochle_sim.simulate import play
+    v = PRESETS[name]
+    df = play(v, 30, seed=6, dd_from=4)
+    checked = 0
+    for rec, dd in zip(records(v, 30, seed=6), df.dd_points):
+        if rec["bidder"] is None:
+            continue
+        leader = rec["tricks"][4]["leader"]
+        team = (lambda s: s) if v.players == 3 else (lambda s: s % 2)
+        if team(leader) != team(rec["bidder"]):
+            if v.players == 3:
+                continue  # the solver speaks for the seat to play
+        solved = double_dummy([" ".join(h) for h in hands_at(rec, 4)], rec["trump"], leader, v).points
+        rest = sum(t["points"] for t in rec["tricks"][4:])
+        side_rest = solved if team(leader) == team(rec["bidder"]) else rest - solved
+        before = sum(t["points"] for t in rec["tricks"][:4] if team(t["winner"]) == team(rec["bidder"]))
+        discard = sum(v.card_points["ATKQJ9".index(c[0])] for c in rec.get("discard") or []) \
+            if v.discard_counts else 0
+        assert dd == before + side_rest + discard, rec["deal"]
+        checked += 1
+    assert checked >= 5
+
+
+def test_simulate_dd_command(tmp_path, capsys):
+    import pandas as pd
+
+    from pinochle_sim.cli import main
+    out = tmp_path / "s.parquet"
+    assert main(["simulate", "-v", "classic", "--deals", "20", "--seed", "1", "--dd", "8", "-q",
+                 "--out", str(out)]) == 0
+    df = pd.read_parquet(out)
+    assert "dd_points" in df and json.loads((tmp_path / "s.parquet.json").read_text())["dd_from"] == 8
+    assert main(["simulate", "-v", "classic", "--deals", "20", "--dd", "12", "--out", str(tmp_path / "x.parquet")]) == 2
+    assert "--dd is a trick number from 0 to 11" in capsys.readouterr().err
+    assert not (tmp_path / "x.parquet").exists()
+
+
+@pytest.mark.parametrize("name", ["classic-pass4", "three-hand"])
+def test_declarer_simulation_double_dummy_from_the_last_trick_changes_nothing(name):
+    from pinochle_sim.tables import bid_table, declarer_stats
+    v = PRESETS[name]
+    s = declarer_stats(v, 300, seed=4, dd_from=v.hand_size - 1)
+    assert s.moments.sum() > 0 and np.array_equal(s.dd_moments, s.moments)
+    t = bid_table(s)
+    assert np.allclose(t.mean_total_dd, t.mean_total, equal_nan=True)
+
+
+def test_bid_table_dd_command(tmp_path, capsys):
+    from pinochle_sim.cli import main
+    assert main(["bid-table", "-v", "classic", "--deals", "1000", "--seed", "3", "--dd", "10", "-q",
+                 "--csv", str(tmp_path / "t.csv")]) == 0
+    assert "double dummy from trick 10" in capsys.readouterr().out
+    assert "mean_total_dd" in (tmp_path / "t.csv").read_text()
+    assert main(["bid-table", "-v", "classic", "--deals", "1000", "--dd", "12"]) == 2

@@ -25,8 +25,9 @@ from .deal import BLOCK, deal_around, deal_one, stream
 from .meld import hand_meld_all_trumps
 from .melds import DIX
 from .passing import discard, pass_cards, sure_sweep
-from .play import MAX_TRICKS, POLICIES, play_tricks
+from .play import MAX_TRICKS, POLICIES, play_tricks, to_masks
 from .scoring import banked_meld, score_hand, score_playing_1000
+from .search import trick_start_value
 from .variants import R, Variant, band_width, compile_variant
 
 #: The columns of a summary row, for the largest table (four seats' meld, three sides' points,
@@ -305,6 +306,36 @@ def _record_many(seed, start, n, forced_bidder, tb, bd, policy, dealt, calls, pa
         w = with_record(workspace(tb, 1), calls[d], passes[d], tricks[d], tinfo[d])
         _deal(seed, start + d, tb, dealt[d], w.deck)
         play_deal(seed, start + d, forced_bidder, tb, bd, policy, w, rows[d])
+
+
+@njit
+def dd_points(tb, w, row, dd_from):
+    """The trick points of the bid winner's side in the hand just played into ``w`` and ``row``
+    (a counting discard included) had every seat played perfectly with all cards visible from
+    trick ``dd_from`` on (-1: thrown in, or a playing-1000 sweep). ``w.hands`` is spent."""
+    if row[THROWN] or row[PLAYING_1000]:
+        return -1
+    players = tb.rules[R.players]
+    side = tb.team[row[BIDDER]]
+    got = w.team[0, side]  # the discard, then the tricks before dd_from
+    for t in range(tb.rules[R.hand_size]):
+        if tb.team[w.tinfo[t, 1]] == side and t >= dd_from:
+            got -= w.tinfo[t, 2]
+        if t < dd_from:
+            for j in range(players):
+                w.hands[(w.tinfo[t, 0] + j) % players, w.tricks[t, j]] -= 1
+    for p in range(players):
+        w.h1[p], w.h2[p] = to_masks(w.hands[p])
+    return got + trick_start_value(w.h1, w.h2, w.tinfo[dd_from, 0], side, row[TRUMP], tb)
+
+
+@pnjit
+def _play_many_dd(seed, start, n, forced_bidder, tb, bd, policy, max_calls, dd_from, rows, dd):
+    """As :func:`_play_many`, and ``dd[d]``: :func:`dd_points` of each deal."""
+    for d in prange(n):
+        w = workspace(tb, max_calls)
+        play_deal(seed, start + d, forced_bidder, tb, bd, policy, w, rows[d])
+        dd[d] = dd_points(tb, w, rows[d], dd_from)
 
 
 @pnjit

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._numba import njit
+from .._numba import ijit, njit
 from .cards import COPIES, N_KINDS, parse_cards, parse_suit
 from .deal import below
 from .variants import R
@@ -99,6 +99,27 @@ def to_masks(counts):
         if counts[k] > 1:
             h2 |= 1 << k
     return h1, h2
+
+
+@ijit
+def take(h1, h2, seat, card):
+    """Take ``card`` from ``seat``'s hand (masks ``h1``, ``h2``, changed in place); returns
+    whether the hand held two copies, for ``put_back``."""
+    bit = 1 << card
+    if h2[seat] & bit:
+        h2[seat] ^= bit
+        return True
+    h1[seat] ^= bit
+    return False
+
+
+@ijit
+def put_back(h1, h2, seat, card, two):
+    """Undo ``take``."""
+    if two:
+        h2[seat] ^= 1 << card
+    else:
+        h1[seat] ^= 1 << card
 
 
 @njit
@@ -313,11 +334,8 @@ def play_tricks(hands, leader, trump, bidder_team, tb, policy, draw_trump_min, s
                 else:
                     card = choose_follow(legal, unseen, trump, j == players - 1, win,
                                          win_seat == tb.partner[seat], points)
+            take(h1, h2, seat, card)
             bit = 1 << card
-            if h2[seat] & bit:
-                h2[seat] ^= bit
-            else:
-                h1[seat] ^= bit
             if p1 & bit:
                 p2 |= bit
             p1 |= bit

@@ -228,8 +228,11 @@ def cmd_simulate(args: argparse.Namespace) -> None:
     from ..studies.simulate import simulate
 
     out = args.out or f"results/sim_{args.variant.name}.parquet"
+    if args.dd is not None and not 0 <= args.dd < args.variant.hand_size:
+        raise UserError(f"--dd is a trick number from 0 to {args.variant.hand_size - 1}")
     meta = simulate(args.variant, args.deals, args.seed, out, policy=args.policy,
-                    bidding=_strategy(args.bidding), progress=not args.quiet)
+                    bidding=_strategy(args.bidding), progress=not args.quiet, dd_from=args.dd,
+                    where=_where(args))
     s = meta["summary"]
     played = s["hands"] - s["thrown_in"]
     print(f"{args.variant.spec}: {s['hands']:,} deals in {meta['seconds']:.1f} s "
@@ -239,12 +242,25 @@ def cmd_simulate(args: argparse.Namespace) -> None:
     print(f"wrote {out} and {out}.json")
 
 
+def _where(args: argparse.Namespace):
+    """Where a long command's chunks run (``--scheduler``, ``--workers``) and ``--resume``."""
+    from ..runs import Where
+    try:
+        return Where(args.scheduler, args.workers, args.resume)
+    except ValueError as e:
+        raise UserError(str(e)) from None
+
+
 def _stats(args: argparse.Namespace):
     from ..studies.tables import cached_stats, declarer_stats
-    if args.no_cache:
+    dd = getattr(args, "dd", None)
+    if dd is not None and not 0 <= dd < args.variant.hand_size:
+        raise UserError(f"--dd is a trick number from 0 to {args.variant.hand_size - 1}")
+    if args.no_cache or dd is not None:
         return declarer_stats(args.variant, args.deals, args.seed, args.policy,
-                              progress=not args.quiet)
-    return cached_stats(args.variant, args.deals, args.seed, args.policy, progress=not args.quiet)
+                              progress=not args.quiet, where=_where(args), dd_from=dd)
+    return cached_stats(args.variant, args.deals, args.seed, args.policy, progress=not args.quiet,
+                        where=_where(args))
 
 
 def _confidence(text: str) -> float:
@@ -284,11 +300,15 @@ def cmd_bid_table(args: argparse.Namespace) -> None:
             level = "aces_tens" if args.by == "aces_tens" else "trumps"
             print(f"expected side total, by your meld (rows) and {level.replace('_', ' + ')} (columns):")
             print(_grid(shown["mean_total"], level).round(0).to_string(na_rep=""))
+            if "mean_total_dd" in shown:
+                print(f"\nthe same, had every seat played double dummy from trick {stats.dd_from}:")
+                print(_grid(shown["mean_total_dd"], level).round(0).to_string(na_rep=""))
             print(f"\nhighest bid made at least {conf:.0%} of the time ('-': pass):")
             print(_grid(shown[col], level).to_string(na_rep="-", float_format="{:.0f}".format))
         else:
             cols = [col, col + "_low", col + "_high"]
-            view = shown[["hands", "mean_total", "se_total", *cols]].round(1).astype(object)
+            dd_cols = ["mean_total_dd"] if "mean_total_dd" in shown else []
+            view = shown[["hands", "mean_total", "se_total", *dd_cols, *cols]].round(1).astype(object)
             for c in cols:  # no bid: the cell passes, or it has too few hands to say
                 view[c] = view[c].where(shown[c].notna(), np.where(shown.enough, "pass", "few"))
             print(view.to_string())
@@ -388,7 +408,7 @@ def cmd_compare(args: argparse.Namespace) -> None:
     _need_deals("the recommended-bid metric of a comparison", args.table_deals, MIN_DEALS["bid-table"][1],
                 "--table-deals")
     c = compare(vs, args.deals, args.seed, args.policy, progress=not args.quiet,
-                table_deals=args.table_deals, bidding=_strategy(args.bidding))
+                table_deals=args.table_deals, bidding=_strategy(args.bidding), where=_where(args))
     t = c.table
     if args.csv:
         write_csv(t, args.csv, c.provenance())
@@ -535,7 +555,7 @@ def cmd_calibrate(args: argparse.Namespace) -> None:
 
 
 def cmd_dd(args: argparse.Namespace) -> None:
-    from ..studies.dd import double_dummy
+    from ..studies.dd import double_dummy, trick_value
     from .records import hands_at
 
     v = args.variant
@@ -550,32 +570,22 @@ def cmd_dd(args: argparse.Namespace) -> None:
         except json.JSONDecodeError:
             raise UserError(f"{args.record}: line {args.deal + 1} is not a hand record (JSON)") from None
         v = variant(rec["variant"])
-        if v.teams != 2:
-            raise UserError("dd --record solves four-hand records (a three-hand trick's value for a "
-                            "seat that does not lead next is not built yet)")
         if rec["bidder"] is None:
             raise UserError(f"deal {rec['deal']} was thrown in: no play to solve")
         if not 0 <= args.from_trick < v.hand_size:
             raise UserError(f"--from-trick {args.from_trick}: the hand has tricks 0-{v.hand_size - 1}")
         print(f"deal {rec['deal']} ({rec['variant']}), trump {rec['trump']}: each trick's double-dummy "
-              "value for the leader's team before it, and after the cards actually played")
-        after = None
+              "value for the leader's side before it, and after the cards actually played")
         for t in range(args.from_trick, v.hand_size):
             trick = rec["tricks"][t]
             leader = trick["leader"]
-            before = after if after is not None else double_dummy(
-                [" ".join(h) for h in hands_at(rec, t)], rec["trump"], leader, v, exact=False).points
+            before = trick_value(hands_at(rec, t), rec["trump"], leader, v, leader)
             took = trick["points"] if v.team(trick["winner"]) == v.team(leader) else 0
-            rest = 0
-            if t + 1 < v.hand_size:
-                nxt = rec["tricks"][t + 1]["leader"]
-                after = double_dummy([" ".join(h) for h in hands_at(rec, t + 1)], rec["trump"], nxt, v,
-                                     exact=False).points
-                # two sides: what one does not take of the points still to come, the other does
-                rest = after if v.team(nxt) == v.team(leader) else _points_from(rec, t + 1) - after
+            rest = (trick_value(hands_at(rec, t + 1), rec["trump"], rec["tricks"][t + 1]["leader"], v, leader)
+                    if t + 1 < v.hand_size else 0)
             swing = took + rest - before
             print(f"  trick {t + 1:2d}: seat {leader} leads {' '.join(trick['cards']):14s} worth {before:4d} "
-                  f"before, {took + rest:4d} after ({swing:+d} for the leader's team)")
+                  f"before, {took + rest:4d} after ({swing:+d} for the leader's side)")
         return
     if len(args.hands) != v.players:
         raise UserError(f"{v.name} has {v.players} seats: give {v.players} hands (or --record FILE)")
@@ -585,11 +595,6 @@ def cmd_dd(args: argparse.Namespace) -> None:
     print(f"seat {r.seat} to play ({v.spec}, trump {args.trump.upper()}): best {' '.join(r.best)}, "
           f"{r.points} points for its side from here")
     print("  " + "   ".join(f"{c}: {x}" for c, x in r.values.items()))
-
-
-def _points_from(rec: dict, trick: int) -> int:
-    """Every trick point still to take from trick ``trick`` on (the last-trick bonus included)."""
-    return sum(t["points"] for t in rec["tricks"][trick:])
 
 
 COMMANDS: dict[str, Callable[[argparse.Namespace], None]] = {
@@ -642,6 +647,16 @@ def build_parser() -> argparse.ArgumentParser:
                    help="three-hand: the bid winner's hand plus the kitty (18 cards)")
     s.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
 
+    def add_cluster(sp: argparse.ArgumentParser) -> None:
+        g = sp.add_argument_group("long runs (Dask; see the README)")
+        g.add_argument("--scheduler", metavar="ADDRESS",
+                       help="run the chunks of deals on this Dask cluster (e.g. tcp://host:8786)")
+        g.add_argument("--workers", type=int, metavar="N",
+                       help="run the chunks on a local Dask cluster of N worker processes")
+        g.add_argument("--resume", action="store_true",
+                       help="keep each finished chunk, and pick up an interrupted run of the same "
+                            "command where it stopped")
+
     def add_play(sp: argparse.ArgumentParser, deals: int, bidding: bool = True) -> None:
         add_variant(sp)
         sp.add_argument("--deals", type=int, default=deals)
@@ -662,7 +677,12 @@ def build_parser() -> argparse.ArgumentParser:
     add_play(s, 1_000_000)
     s.add_argument("--out", help="parquet file (default results/sim_VARIANT.parquet); "
                                  "metadata beside it as .json")
+    s.add_argument("--dd", type=int, nargs="?", const=4, metavar="TRICK",
+                   help="add dd_points: the bid winner's side's trick points when the play policy "
+                        "plays the tricks before TRICK (default 4) and every seat plays double "
+                        "dummy from there; about 10-30 ms a deal from trick 4, far more from 0")
     s.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    add_cluster(s)
 
     def add_tables(sp: argparse.ArgumentParser, deals: int) -> None:
         add_play(sp, deals, bidding=False)
@@ -671,6 +691,7 @@ def build_parser() -> argparse.ArgumentParser:
         sp.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
         sp.add_argument("--no-cache", action="store_true",
                         help="simulate afresh instead of reusing a cached declarer simulation")
+        add_cluster(sp)
 
     s = sub.add_parser("bid-table", help="what a hand is worth when you win the bid")
     add_tables(s, 1_000_000)
@@ -679,6 +700,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--min-hands", type=int, default=100, help="blank cells with fewer hands")
     s.add_argument("--csv", help="also write the full table (every bid's chance) here")
     s.add_argument("--json", action="store_true")
+    s.add_argument("--dd", type=int, nargs="?", const=4, metavar="TRICK",
+                   help="also each cell's mean side total had every seat played double dummy from "
+                        "TRICK (default 4) on; about 10-30 ms a declared hand, so use few deals")
 
     s = sub.add_parser("bid-chart", help="bid chart pictures, tables and metadata into a folder")
     add_tables(s, 1_000_000)
@@ -699,6 +723,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--table-deals", type=int, default=100_000,
                    help="deals behind each variant's bid table (for the recommended-bid metric)")
     s.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    add_cluster(s)
 
     s = sub.add_parser("tournament", help="bidding strategies head to head, duplicate matches")
     add_variant(s)

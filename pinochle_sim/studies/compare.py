@@ -18,11 +18,13 @@ other two seats). Variants compared must be dealt alike (three-hand only with th
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 import pandas as pd
 
 from .. import __version__
+from ..runs import HERE, Chunk, Run, Where, chunks_of
 from ..engine.hand import (BID, BID_ACES, BID_MELD, BID_TENS, BIDDER, COLUMNS, MADE, MELD0, POINTS0, SCORE0,
                            SIDE_TOTAL, THROWN, TRICKS0, _play_many, others_score, partner_meld, side_of)
 from .simulate import Setup
@@ -83,15 +85,16 @@ def _recommendation_lookup(v: Variant, policy: str, seed: int, deals: int) -> tu
     return recommended_grid(stats, 0.67), stats.band
 
 
-def metric_values(v: Variant, deals: int, seed: int, policy: str = "heuristic",
-                  start: int = 0, table_deals: int = 100_000, bidding=None) -> dict[str, np.ndarray]:
-    """Per-deal values of every metric of ``METRICS`` for variant ``v`` (NaN where undefined)."""
+def metric_chunk(v: Variant, setups: list[Setup], rec: np.ndarray, band: int, chunk: Chunk) -> dict[str, np.ndarray]:
+    """Per-deal values of every metric of ``METRICS`` over one chunk of deals (NaN where
+    undefined). ``setups``: one per declaring seat, then the auction's; ``rec``, ``band``: the
+    variant's recommended bids (:func:`_recommendation_lookup`)."""
+    deals = chunk.count
     scale = 250 / v.trick_total
-    rec, band = _recommendation_lookup(v, policy, seed, table_deals)
     acc = {k: np.zeros(deals) for k in ("tp", "meld", "total", "made_rec", "rec_n")}
     seats = v.players
     for seat in range(seats):
-        r = _rows(Setup(v, policy, forced_bidder=seat), seed, start, deals).astype(np.int64)
+        r = _rows(setups[seat], chunk.seed, chunk.start, deals).astype(np.int64)
         side = v.team(seat)
         acc["tp"] += r[:, POINTS0 + side]
         acc["meld"] += r[:, MELD0 + seat] + partner_meld(v, r, np.full(deals, seat))
@@ -102,7 +105,7 @@ def metric_values(v: Variant, deals: int, seed: int, policy: str = "heuristic",
         made = has & (r[:, SIDE_TOTAL] >= np.nan_to_num(b)) & (r[:, TRICKS0 + side] >= v.min_tricks)
         acc["made_rec"] += made
         acc["rec_n"] += has
-    a = _rows(Setup(v, policy, bidding), seed, start, deals).astype(np.int64)
+    a = _rows(setups[seats], chunk.seed, chunk.start, deals).astype(np.int64)
     thrown = a[:, THROWN] == 1
     bt = np.where(thrown, 0, side_of(v, a[:, BIDDER]))
     bidder_score = np.where(thrown, 0, np.take_along_axis(a[:, SCORE0:SCORE0 + v.teams], bt[:, None], 1)[:, 0])
@@ -122,9 +125,28 @@ def metric_values(v: Variant, deals: int, seed: int, policy: str = "heuristic",
         }
 
 
+def metric_values(v: Variant, deals: int, seed: int, policy: str = "heuristic",
+                  start: int = 0, table_deals: int = 100_000, bidding=None, run: Run | None = None,
+                  chunk: int = 1 << 16) -> dict[str, np.ndarray]:
+    """Per-deal values of every metric of ``METRICS`` for variant ``v`` (NaN where undefined),
+    the chunks of deals run by ``run`` (default: here)."""
+    rec, band = _recommendation_lookup(v, policy, seed, table_deals)
+    setups = [Setup(v, policy, forced_bidder=seat) for seat in range(v.players)] + [Setup(v, policy, bidding)]
+    fn = partial(metric_chunk, v, setups, rec, band)
+    chunks = chunks_of(seed, start, deals, chunk)
+    if run is None:
+        with Run(HERE, {}, "comparing") as here:
+            parts = [x for _, x in here.map(fn, chunks)]
+    else:
+        parts = [x for _, x in run.map(fn, chunks, tag=v.spec)]
+    if not parts:
+        return {m: np.zeros(0) for m in METRICS}
+    return {m: np.concatenate([p[m] for p in parts]) for m in parts[0]}
+
+
 def compare(variants: list[Variant | str], deals: int = 100_000, seed: int = 0,
             policy: str = "heuristic", progress: bool = False, table_deals: int = 100_000,
-            bidding=None) -> Comparison:
+            bidding=None, where: Where | None = None) -> Comparison:
     """Compare variants on the same deals; the first is the baseline. Every seat bids by
     ``bidding`` (default: the toolkit's default strategy, which adapts to each variant's rules,
     so a change of play can change the auctions too; a fixed strategy such as ``formula`` keeps
@@ -135,6 +157,9 @@ def compare(variants: list[Variant | str], deals: int = 100_000, seed: int = 0,
     (``diff``, ``diff_se``, ``ci_low``, ``ci_high``), the p-value, the Holm-adjusted p-value
     over every difference (``p_holm``), the unpaired standard error
     and how many times more deals an unpaired comparison would need (``deals_saved``).
+
+    ``where``: a Dask cluster for the chunks of deals and whether the run can be resumed
+    (:mod:`pinochle_sim.runs`); the comparison is the same wherever the chunks ran.
     """
     from ..progress import bar
     vs = [variant(v) if isinstance(v, str) else v for v in variants]
@@ -146,11 +171,14 @@ def compare(variants: list[Variant | str], deals: int = 100_000, seed: int = 0,
                          + ", ".join(f"{k} deals {p}x{h}" + (f"+{c}" if c else "")
                                      for k, (p, h, c) in tables.items()))
     values: dict[str, dict[str, np.ndarray]] = {}
-    with bar(len(vs), f"comparing ({deals:,} deals each)", progress, unit=" variants") as pb:
+    identity = {"command": "compare", "variants": [v.spec for v in vs], "deals": deals, "seed": seed,
+                "policy": policy, "table_deals": table_deals, "bidding": str(bidding)}
+    with Run(where, identity, f"comparing {len(vs)} variants", False) as run, \
+            bar(len(vs), f"comparing ({deals:,} deals each)", progress, unit=" variants") as pb:
         for v in vs:
             if v.spec not in values:
                 values[v.spec] = metric_values(v, deals, seed, policy, table_deals=table_deals,
-                                               bidding=bidding)
+                                               bidding=bidding, run=run)
             pb.update(1)
     base = vs[0]
     rows = []

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -15,9 +16,10 @@ import pandas as pd
 from .. import __version__
 from ..engine.auction import Bidding
 from ..engine.cards import SUITS
-from ..engine.hand import C, COLUMNS, TRUMP, _play_many, columns, max_calls, policy_codes
+from ..engine.hand import C, COLUMNS, TRUMP, _play_many, _play_many_dd, columns, max_calls, policy_codes
 from ..engine.variants import Variant, band_width, compile_variant, meld_unit, variant
 from ..files import atomic_write
+from ..runs import HERE, Chunk, Run, Where, chunks_of
 from .strategies import Strategy, default_bidding, strategies_arrays, strategy
 
 
@@ -62,26 +64,59 @@ def _frame(rows: np.ndarray, start: int, v: Variant) -> pd.DataFrame:
     return df
 
 
-def iter_play(v: Variant | str = "thousand", deals: int = 10_000, seed: int = 0, start: int = 0,
-              policy: str | list[str] = "heuristic", bidding=None, chunk: int = 1 << 18,
-              progress: bool = False, forced_bidder: int = -1) -> Iterator[pd.DataFrame]:
-    """Play deals in chunks, yielding one DataFrame per chunk (memory stays one chunk)."""
-    from ..progress import bar
-    setup = v if isinstance(v, Setup) else Setup(v, policy, bidding, forced_bidder)
+def check_dd_from(v: Variant, dd_from: int | None) -> None:
+    if dd_from is not None and not 0 <= dd_from < v.hand_size:
+        raise ValueError(f"--dd-from is a trick number from 0 to {v.hand_size - 1}")
+
+
+def chunk_rows(setup: Setup, dd_from: int | None, chunk: Chunk) -> tuple[np.ndarray, np.ndarray | None]:
+    """The summary rows of one chunk of deals (and their ``dd_points`` with ``dd_from``)."""
+    rows = np.empty((chunk.count, len(COLUMNS)), np.int32)
+    if dd_from is None:
+        _play_many(np.uint64(chunk.seed), np.int64(chunk.start), chunk.count, *setup.args(), setup.max_calls,
+                   rows)
+        return rows, None
+    dd = np.empty(chunk.count, np.int32)
+    _play_many_dd(np.uint64(chunk.seed), np.int64(chunk.start), chunk.count, *setup.args(), setup.max_calls,
+                  dd_from, rows, dd)
+    return rows, dd
+
+
+def _frames(setup: Setup, run: Run, chunks: list[Chunk], dd_from: int | None,
+            on_chunk=None) -> Iterator[pd.DataFrame]:
+    for c, (rows, dd) in run.map(partial(chunk_rows, setup, dd_from), chunks, on_chunk):
+        df = _frame(rows, c.start, setup.variant)
+        if dd is not None:
+            df["dd_points"] = dd
+        yield df
+
+
+def _chunks(setup: Setup, deals: int, seed: int, start: int, chunk: int, dd_from: int | None) -> list[Chunk]:
     if deals < 0 or seed < 0 or start < 0:
         raise ValueError("deals, seed and start must be >= 0")
-    with bar(deals, "playing", progress) as pb:
-        for s in range(start, start + deals, chunk):
-            n = min(chunk, start + deals - s)
-            rows = np.empty((n, len(COLUMNS)), np.int32)
-            _play_many(np.uint64(seed), np.int64(s), n, *setup.args(), setup.max_calls, rows)
-            pb.update(n)
-            yield _frame(rows, s, setup.variant)
+    check_dd_from(setup.variant, dd_from)
+    return chunks_of(seed, start, deals, min(chunk, 64) if dd_from is not None else chunk)
+
+
+def iter_play(v: Variant | str = "thousand", deals: int = 10_000, seed: int = 0, start: int = 0,
+              policy: str | list[str] = "heuristic", bidding=None, chunk: int = 1 << 18,
+              progress: bool = False, forced_bidder: int = -1,
+              dd_from: int | None = None) -> Iterator[pd.DataFrame]:
+    """Play deals in chunks, yielding one DataFrame per chunk (memory stays one chunk).
+
+    ``dd_from``: add the column ``dd_points``, the bid winner's side's trick points when the play
+    policy plays the first ``dd_from`` tricks and every seat plays double dummy (perfectly, all
+    cards visible) from there (-1 on a thrown-in deal). A solve takes milliseconds from 8 tricks
+    left and seconds to minutes from a full hand (see the README), so chunks are small."""
+    setup = v if isinstance(v, Setup) else Setup(v, policy, bidding, forced_bidder)
+    chunks = _chunks(setup, deals, seed, start, chunk, dd_from)
+    with Run(HERE, {}, "playing" if dd_from is None else "solving double dummy", progress) as run:
+        yield from _frames(setup, run, chunks, dd_from)
 
 
 def play(v: Variant | str = "thousand", deals: int = 10_000, seed: int = 0, start: int = 0,
          policy: str | list[str] = "heuristic", bidding=None, progress: bool = False,
-         forced_bidder: int = -1) -> pd.DataFrame:
+         forced_bidder: int = -1, dd_from: int | None = None) -> pd.DataFrame:
     """Play ``deals`` deals; one row per deal (see :func:`columns`; in four-hand team 0 is seats
     0 and 2, in three-hand each seat is its own side).
 
@@ -90,41 +125,54 @@ def play(v: Variant | str = "thousand", deals: int = 10_000, seed: int = 0, star
     (8, True)
     """
     setup = v if isinstance(v, Setup) else Setup(v, policy, bidding, forced_bidder)
-    parts = list(iter_play(setup, deals, seed, start, progress=progress))
+    parts = list(iter_play(setup, deals, seed, start, progress=progress, dd_from=dd_from))
     return (pd.concat(parts, ignore_index=True) if parts
             else _frame(np.empty((0, len(COLUMNS)), np.int32), start, setup.variant))
 
 
 def simulate(v: Variant | str, deals: int, seed: int, out: str | Path,
              policy: str | list[str] = "heuristic", bidding=None, progress: bool = True,
-             chunk: int = 1 << 18) -> dict:
+             chunk: int = 1 << 18, dd_from: int | None = None, where: Where | None = None,
+             on_chunk=None) -> dict:
     """Play ``deals`` deals, streaming rows into the parquet file ``out`` (written whole or not
-    at all), with its provenance beside it in ``out`` + ``.json``; return that metadata."""
+    at all), with its provenance beside it in ``out`` + ``.json``; return that metadata.
+    ``dd_from``: add the double-dummy column ``dd_points`` (see :func:`iter_play`). ``where``: a
+    Dask cluster for the chunks, and whether the run can be resumed (:mod:`pinochle_sim.runs`);
+    the file is the same wherever the chunks ran. ``on_chunk(chunk)``: called as each finishes."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     setup = Setup(v, policy, bidding)
     out = Path(out)
+    chunks = _chunks(setup, deals, seed, 0, chunk, dd_from)
     meta = setup.provenance(seed, deals)
+    if dd_from is not None:
+        meta["dd_from"] = dd_from
     t0 = time.perf_counter()
     summary = {"hands": 0, "thrown_in": 0, "made": 0, "bid_sum": 0}
-    with atomic_write(out, "wb") as fh:
+    identity = {"command": "simulate", **meta, "chunk": chunks[0].count if chunks else 0}
+    with (Run(where, identity, "playing" if dd_from is None else "solving double dummy", progress) as run,
+          atomic_write(out, "wb") as fh):
         writer = None
-        for df in iter_play(setup, deals, seed, chunk=chunk, progress=progress):
-            table = pa.Table.from_pandas(df, preserve_index=False)
-            if writer is None:
-                writer = pq.ParquetWriter(fh, table.schema, metadata_collector=None)
-            writer.write_table(table)
-            played = df[~df.thrown_in]
-            summary["hands"] += len(df)
-            summary["thrown_in"] += int(df.thrown_in.sum())
-            summary["made"] += int((played.made == 1).sum())
-            summary["bid_sum"] += int(played.bid.sum())
-        if writer is None:  # no deals: an empty table with the same columns
-            writer = pq.ParquetWriter(fh, pa.Table.from_pandas(
-                _frame(np.empty((0, len(COLUMNS)), np.int32), 0, setup.variant),
-                preserve_index=False).schema)
-        writer.close()
+        try:
+            for df in _frames(setup, run, chunks, dd_from, on_chunk):
+                table = pa.Table.from_pandas(df, preserve_index=False)
+                if writer is None:
+                    writer = pq.ParquetWriter(fh, table.schema, metadata_collector=None)
+                writer.write_table(table)
+                played = df[~df.thrown_in]
+                summary["hands"] += len(df)
+                summary["thrown_in"] += int(df.thrown_in.sum())
+                summary["made"] += int((played.made == 1).sum())
+                summary["bid_sum"] += int(played.bid.sum())
+            if writer is None:  # no deals: an empty table with the same columns
+                empty = _frame(np.empty((0, len(COLUMNS)), np.int32), 0, setup.variant)
+                if dd_from is not None:
+                    empty["dd_points"] = np.empty(0, np.int32)
+                writer = pq.ParquetWriter(fh, pa.Table.from_pandas(empty, preserve_index=False).schema)
+        finally:  # also when interrupted, before the file it writes to goes
+            if writer is not None:
+                writer.close()
     meta["seconds"] = round(time.perf_counter() - t0, 3)
     meta["summary"] = summary
     meta["meld_unit"] = meld_unit(setup.variant)

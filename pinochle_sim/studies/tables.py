@@ -15,14 +15,17 @@ import hashlib
 import json
 import math
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from .. import __version__
+from ..runs import Chunk, Run, Where, chunks_of
 from ..engine.hand import (BID, BID_ACES, BID_MELD, BID_SITUATION, BID_TENS, BID_TRUMPS, BIDDER, COLUMNS,
-                           MADE, MELD0, POINTS0, SIDE_TOTAL, THROWN, TRICKS0, _play_many, fixed_bidding,
+                           MADE, MELD0, POINTS0, SIDE_TOTAL, THROWN, TRICKS0, _play_many, _play_many_dd,
+                           fixed_bidding,
                            loop_args, max_calls, others_score, partner_meld, side_of)
 from ..engine.auction import MAX_CARDS, MAX_TRUMPS, N_BANDS, N_SITUATIONS, SITUATIONS
 from .stats import t975, wilson
@@ -62,6 +65,10 @@ class DeclarerStats:
     xty: np.ndarray = field(default=None)  # type: ignore[assignment]
     #: per batch: n, then sums of partner meld, own meld gained by passing, side trick points
     extra: np.ndarray = field(default=None)  # type: ignore[assignment]
+    #: with ``dd_from``: as ``moments``, of the side total had every seat played double dummy from
+    #: trick ``dd_from`` on (the meld as banked in the actual play)
+    dd_from: int | None = None
+    dd_moments: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         v = self.variant
@@ -78,10 +85,13 @@ class DeclarerStats:
             self.xtx = np.zeros((N_BATCHES, 4, 4), np.float64)
             self.xty = np.zeros((N_BATCHES, 5), np.float64)
             self.extra = np.zeros((N_BATCHES, 7), np.float64)
+        if self.dd_from is not None and self.dd_moments is None:
+            self.dd_moments = np.zeros_like(self.moments)
 
     # -- accumulation ---------------------------------------------------------------------
-    def add(self, rows: np.ndarray, deal_index: np.ndarray, declarer: int) -> None:
-        """Fold in the summary rows of one declarer seat over a chunk of deals."""
+    def add(self, rows: np.ndarray, deal_index: np.ndarray, declarer: int, dd: np.ndarray | None = None) -> None:
+        """Fold in the summary rows of one declarer seat over a chunk of deals (and, with
+        ``dd_from``, its side's double-dummy trick points ``dd``)."""
         v = self.variant
         r = rows.astype(np.int64)
         side = v.team(declarer)
@@ -98,10 +108,9 @@ class DeclarerStats:
             np.ravel_multi_index((band, trumps, tbin), self.trump_cube.shape),
             minlength=self.trump_cube.size).reshape(self.trump_cube.shape)
         cell = np.ravel_multi_index((band, aces, tens, trumps), self.moments.shape[:-1])
-        size = int(np.prod(self.moments.shape[:-1]))
-        for j, w in enumerate((np.ones_like(total), total, total * total)):
-            self.moments[..., j] += np.bincount(cell, weights=w.astype(float), minlength=size).reshape(
-                self.moments.shape[:-1])
+        self._moments(self.moments, cell, total)
+        if self.dd_moments is not None:
+            self._moments(self.dd_moments, cell, total - r[:, POINTS0 + side] + dd)
         x = np.stack([np.ones(len(r)), r[:, BID_ACES], r[:, BID_TENS], r[:, BID_TRUMPS]], axis=1)
         y = (total - r[:, BID_MELD]).astype(float)
         partner = partner_meld(v, r, np.full(len(r), declarer))
@@ -119,16 +128,33 @@ class DeclarerStats:
             self.extra[b] += [m.sum(), partner[m].sum(), (partner[m] ** 2).sum(), gained[m].sum(),
                               (gained[m] ** 2).sum(), points[m].sum(), (points[m] ** 2).sum()]
 
+    @staticmethod
+    def _moments(into: np.ndarray, cell: np.ndarray, total: np.ndarray) -> None:
+        size = int(np.prod(into.shape[:-1]))
+        for j, w in enumerate((np.ones_like(total), total, total * total)):
+            into[..., j] += np.bincount(cell, weights=w.astype(float), minlength=size).reshape(into.shape[:-1])
+
+    def merge(self, other: DeclarerStats) -> None:
+        """Fold in the accumulators of another run over other deals (sums of whole numbers, so
+        the order of folding does not change a bit)."""
+        for name in ("cube", "trump_cube", "moments", "xtx", "xty", "extra"):
+            getattr(self, name).__iadd__(getattr(other, name))
+        if self.dd_moments is not None:
+            self.dd_moments += other.dd_moments
+
     # -- persistence ------------------------------------------------------------------------
     def provenance(self) -> dict:
         return {"variant": self.variant.spec, "options": self.variant.options(),
                 "play_policy": self.policy, "seed": self.seed, "deals": self.deals,
-                "start": self.start, "declarers_per_deal": self.variant.players, "version": __version__}
+                "start": self.start, "declarers_per_deal": self.variant.players,
+                **({"double_dummy_from_trick": self.dd_from} if self.dd_from is not None else {}),
+                "version": __version__}
 
     def save(self, path: str | Path) -> None:
+        dd = {} if self.dd_moments is None else {"dd_moments": self.dd_moments}
         np.savez_compressed(path, cube=self.cube, trump_cube=self.trump_cube, moments=self.moments,
                             xtx=self.xtx, xty=self.xty, extra=self.extra,
-                            meta=json.dumps(self.provenance()))
+                            meta=json.dumps(self.provenance()), **dd)
 
     @classmethod
     def load(cls, path: str | Path) -> DeclarerStats:
@@ -136,44 +162,61 @@ class DeclarerStats:
             meta = json.loads(str(z["meta"]))
             return cls(variant(meta["variant"]), meta["play_policy"], meta["seed"], meta["deals"],
                        meta["start"], cube=z["cube"], trump_cube=z["trump_cube"],
-                       moments=z["moments"], xtx=z["xtx"], xty=z["xty"], extra=z["extra"])
+                       moments=z["moments"], xtx=z["xtx"], xty=z["xty"], extra=z["extra"],
+                       dd_from=meta.get("double_dummy_from_trick"),
+                       dd_moments=z["dd_moments"] if "dd_moments" in z else None)
+
+
+def declare_chunk(v: Variant, policy: str, dd_from: int | None, chunk: Chunk) -> DeclarerStats:
+    """The declarer simulation over one chunk of deals (every seat declaring in turn)."""
+    stats = DeclarerStats(v, policy, chunk.seed, chunk.count, chunk.start, dd_from=dd_from)
+    rows = np.empty((chunk.count, len(COLUMNS)), np.int32)
+    dd = np.empty(chunk.count, np.int32)
+    idx = np.arange(chunk.start, chunk.start + chunk.count)
+    for seat in range(v.players):
+        args = (np.uint64(chunk.seed), np.int64(chunk.start), chunk.count,
+                *loop_args(v, fixed_bidding(v), policy, seat), max_calls(v))
+        if dd_from is None:
+            _play_many(*args, rows)
+        else:
+            _play_many_dd(*args, dd_from, rows, dd)
+        stats.add(rows, idx, seat, dd)
+    return stats
 
 
 def declarer_stats(v: Variant | str = "thousand", deals: int = 100_000, seed: int = 0,
                    policy: str = "heuristic", start: int = 0, chunk: int = 1 << 16,
-                   progress: bool = False) -> DeclarerStats:
-    """Run the declarer simulation: every seat of every deal declares in turn.
+                   progress: bool = False, where: Where | None = None,
+                   dd_from: int | None = None) -> DeclarerStats:
+    """Run the declarer simulation: every seat of every deal declares in turn. ``where``: a Dask
+    cluster for the chunks and whether the run can be resumed (:mod:`pinochle_sim.runs`); the
+    tables are the same wherever the chunks ran. ``dd_from``: also the side totals had every
+    seat played double dummy from that trick on (about 10-30 ms a hand from trick 4).
 
     >>> s = declarer_stats("classic", deals=200, seed=1)
     >>> int(s.cube.sum())
     800
     """
-    from ..progress import bar
     v = variant(v) if isinstance(v, str) else v
     if deals < 0 or seed < 0 or start < 0:
         raise ValueError("deals, seed and start must be >= 0")
-    stats = DeclarerStats(v, policy, seed, deals, start)
-    args = [loop_args(v, fixed_bidding(v), policy, s) for s in range(v.players)]
-    with bar(deals, "declaring", progress) as pb:
-        for s0 in range(start, start + deals, chunk):
-            n = min(chunk, start + deals - s0)
-            rows = np.empty((n, len(COLUMNS)), np.int32)
-            idx = np.arange(s0, s0 + n)
-            for seat, a in enumerate(args):
-                _play_many(np.uint64(seed), np.int64(s0), n, *a, max_calls(v), rows)
-                stats.add(rows, idx, seat)
-            pb.update(n)
+    stats = DeclarerStats(v, policy, seed, deals, start, dd_from=dd_from)
+    chunks = chunks_of(seed, start, deals, chunk if dd_from is None else min(chunk, 64))
+    identity = {"command": "declarer_stats", **stats.provenance(), "chunk": chunk}
+    with Run(where, identity, "declaring" if dd_from is None else "declaring, double dummy", progress) as run:
+        for _, part in run.map(partial(declare_chunk, v, policy, dd_from), chunks):
+            stats.merge(part)
     return stats
 
 
 def cached_stats(v: Variant | str, deals: int, seed: int, policy: str = "heuristic",
-                 progress: bool = False) -> DeclarerStats:
+                 progress: bool = False, where: Where | None = None) -> DeclarerStats:
     """:func:`declarer_stats`, kept on disk for next time (see :func:`_cache_path`)."""
     v = variant(v) if isinstance(v, str) else v
     path = _cache_path(v.spec, deals, seed, policy)
     if path.exists():
         return DeclarerStats.load(path)
-    stats = declarer_stats(v, deals, seed, policy, progress=progress)
+    stats = declarer_stats(v, deals, seed, policy, progress=progress, where=where)
     _store(path, stats.save)
     return stats
 
@@ -291,9 +334,11 @@ def band_labels(stats: DeclarerStats) -> list[str]:
     return [f"{i * w}-{(i + 1) * w - 1}" if i < N_BANDS - 1 else f"{i * w}+" for i in range(N_BANDS)]
 
 
-def _cells(stats: DeclarerStats, by: str) -> tuple[pd.MultiIndex, np.ndarray, np.ndarray]:
-    """Side-total counts and moments grouped by meld band and ``by``."""
-    c, m = stats.cube, stats.moments.sum(axis=3)  # moments over trumps: [band, aces, tens, 3]
+def _cells(stats: DeclarerStats, by: str, dd: bool = False) -> tuple[pd.MultiIndex, np.ndarray, np.ndarray]:
+    """Side-total counts and moments (``dd``: of the double-dummy side totals) grouped by meld
+    band and ``by``."""
+    moments = stats.dd_moments if dd else stats.moments
+    c, m = stats.cube, moments.sum(axis=3)  # moments over trumps: [band, aces, tens, 3]
     if by == "aces_tens":
         counts, mom = pool_aces_tens(c), pool_aces_tens(m)
         keys = [("aces_tens", range(2 * MAX_CARDS - 1))]
@@ -302,7 +347,7 @@ def _cells(stats: DeclarerStats, by: str) -> tuple[pd.MultiIndex, np.ndarray, np
         keys = [("aces", range(MAX_CARDS)), ("tens", range(MAX_CARDS))]
     elif by == "trumps":
         counts = stats.trump_cube
-        mom = stats.moments.sum(axis=(1, 2))
+        mom = moments.sum(axis=(1, 2))
         keys = [("trumps", range(MAX_TRUMPS))]
     elif by == "none":
         counts, mom = c.sum(axis=(1, 2)), m.sum(axis=(1, 2))
@@ -312,6 +357,15 @@ def _cells(stats: DeclarerStats, by: str) -> tuple[pd.MultiIndex, np.ndarray, np
     index = pd.MultiIndex.from_product([band_labels(stats)] + [list(r) for _, r in keys],
                                        names=["meld"] + [name for name, _ in keys])
     return index, counts.reshape(len(index), -1), mom.reshape(len(index), 3)
+
+
+def _mean_se(mom: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Mean and standard error (NaN below two hands) from rows of (n, sum, sum of squares)."""
+    n = mom[:, 0]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = mom[:, 1] / n
+        var = np.where(n > 1, np.maximum(mom[:, 2] / n - mean ** 2, 0) * n / np.maximum(n - 1, 1), np.nan)
+        return mean, np.sqrt(var / n)
 
 
 def bid_table(stats: DeclarerStats, by: str = "aces_tens", confidences=CONFIDENCES,
@@ -324,16 +378,15 @@ def bid_table(stats: DeclarerStats, by: str = "aces_tens", confidences=CONFIDENC
     range the simulation cannot tell it from (``bid_67_low``, ``bid_67_high``); then ``p_<bid>``
     with its 95% Wilson interval ``p_<bid>_low``, ``p_<bid>_high``: the chance of making each
     bid of the grid. ``by``: ``aces_tens`` (aces + tens), ``aces,tens``, ``trumps`` or ``none``.
+    A declarer simulation with ``dd_from`` adds ``mean_total_dd`` and ``se_total_dd``: the same
+    hands' side total had every seat played double dummy from that trick on.
     (No value of a bid here: what a bid is worth against passing depends on the auction;
     ``advise --auction`` gives it for one hand.)
     """
     index, counts, mom = _cells(stats, by)
     v = stats.variant
     n = mom[:, 0]
-    with np.errstate(invalid="ignore", divide="ignore"):
-        mean = mom[:, 1] / n
-        var = np.where(n > 1, np.maximum(mom[:, 2] / n - mean ** 2, 0) * n / np.maximum(n - 1, 1), np.nan)
-        se = np.sqrt(var / n)
+    mean, se = _mean_se(mom)
     half = np.array([t975(x - 1) if x > 1 else np.nan for x in n]) * se
     enough = n >= MIN_CELL
     top = min(int(np.nanmax(np.where(n > 0, mean, 0)) + 2 * v.trick_total // 5),
@@ -343,6 +396,8 @@ def bid_table(stats: DeclarerStats, by: str = "aces_tens", confidences=CONFIDENC
     lo, hi = p_make_interval(counts, bids, stats.unit)
     df = pd.DataFrame({"hands": n.astype(np.int64), "enough": enough, "mean_total": mean,
                        "se_total": se, "mean_low": mean - half, "mean_high": mean + half}, index=index)
+    if stats.dd_moments is not None:  # the same hands played double dummy from trick dd_from
+        df["mean_total_dd"], df["se_total_dd"] = _mean_se(_cells(stats, by, dd=True)[2])
     for c in confidences:
         col = f"bid_{round(c * 100)}"
         low, high = recommended_range(counts, bids, stats.unit, c)

@@ -1,0 +1,455 @@
+"""Double-dummy search: the exact value of a position when every seat plays perfectly with all
+cards visible. The kernels here serve ``studies.dd`` (one position, every card's value), the
+double-dummy columns of the studies and the sampling player.
+
+The value of a position is the points the side ``max_team`` takes from the current trick (the
+cards already on the table included) to the end of the hand, last-trick bonus included. The
+search is alpha-beta on that value, iterative (an explicit stack, so it compiles to one cached
+function), driven by MTD(f): null-window searches that close in on the value, every probe reusing
+the bounds the earlier ones left in a transposition table. It has
+
+* a transposition table of bounds at the start of each trick, keyed (Zobrist) by every seat's
+  remaining cards and the leader, with the lead that settled the position tried first on the next visit;
+* equivalent cards merged: identical copies are one kind already, and two legal cards of one suit
+  in one hand are one move when no card still in another hand or on the table ranks from the one
+  to the other (their own ranks included: of two identical cards the first played wins) and they
+  are worth the same points (classic's A, 10 and K; never in ``thousand``);
+* moves ordered: a lead with the most points first; a follower takes an opponent's trick as
+  cheaply as it can, gives points to its own side's, and otherwise throws the least;
+* cut-offs before any move: the points still to take bound the value from above, and the last
+  trick (one card in each hand) is counted, not searched.
+
+It follows the variant's obligations (``play.legal_mask``) and its sides: partners in four-hand,
+in three-hand one seat against the other two (each seat its own side, the others minimising).
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from .._numba import ijit, njit
+from .play import RANK, SUIT, beats, legal_mask, lsb, put_back, suit_mask, take
+from .variants import R
+
+_M = np.uint64(0x9E3779B97F4A7C15)
+INF = 1 << 30
+# The fields of a frame of the search stack (one per card played below the root).
+(F_SEAT, F_J, F_LEAD, F_WIN, F_WS, F_TABLE, F_POT, F_CARDS, F_LEFT, F_ALPHA, F_BETA, F_A0, F_B0,
+ F_BEST, F_BESTCARD, F_N, F_IDX, F_CARD, F_TWO, F_GAIN) = range(20)
+N_FIELDS = 20
+
+
+class Position(NamedTuple):
+    """A position in the play: ``seat`` to play the ``j``-th card of a trick led in suit ``lead``,
+    ``win`` (played by ``win_seat``) winning it, ``table`` the mask and ``pot`` the points of the
+    cards on it; ``cards`` cards worth ``left`` points still in the hands."""
+    seat: int
+    j: int
+    lead: int
+    win: int
+    win_seat: int
+    table: int
+    pot: int
+    cards: int
+    left: int
+
+
+class Space(NamedTuple):
+    """The search's memory: the transposition table (keys, lower and upper bounds, the lead that
+    settled each position or -1, its cards left) and the stack (frames, move lists, keys), one
+    level per card still to play."""
+    tt_key: np.ndarray
+    tt_lo: np.ndarray
+    tt_hi: np.ndarray
+    tt_move: np.ndarray
+    tt_depth: np.ndarray
+    frames: np.ndarray
+    moves: np.ndarray
+    keys: np.ndarray
+
+
+@njit
+def new_space(cards_left):
+    """A fresh :class:`Space` for a search over ``cards_left`` cards."""
+    n = 1 << (14 if cards_left <= 16 else 17 if cards_left <= 32 else 21)
+    return Space(np.zeros(n, np.uint64), np.empty(n, np.int32), np.empty(n, np.int32), np.empty(n, np.int8),
+                 np.zeros(n, np.int8), np.full((cards_left + 1, N_FIELDS), -1, np.int64),
+                 np.zeros((cards_left + 1, 24), np.int64), np.zeros(cards_left + 1, np.uint64))
+
+
+#: Zobrist keys: one random word per (seat, kind, copy) and per leader; a position's key is the
+#: exclusive or of its cards' words and its leader's, kept up to date as cards are played.
+_Z = np.random.default_rng(20261201).integers(0, 2**64, 4 * 24 * 2 + 4, dtype=np.uint64)
+
+
+@ijit
+def _card_key(seat, card, two):
+    """The key word of ``seat``'s copy of ``card`` (``two``: the second copy)."""
+    return _Z[(seat * 24 + card) * 2 + (1 if two else 0)]
+
+
+@ijit
+def hands_key(h1, h2):
+    """The key of the hands (the leader's word not included)."""
+    x = np.uint64(0)
+    for s in range(h1.shape[0]):
+        for k in range(24):
+            if (h1[s] >> k) & 1:
+                x ^= _card_key(s, k, False)
+            if (h2[s] >> k) & 1:
+                x ^= _card_key(s, k, True)
+    return x
+
+
+@ijit
+def _moves(h1, legal, seat, players, table, points):
+    """The legal kinds of ``seat`` that are not equivalent to a higher one kept (see the module
+    docstring), as a mask. ``table``: the cards on the table (a mask)."""
+    others = table
+    for s in range(players):
+        if s != seat:
+            others |= h1[s]
+    out = 0
+    for suit in range(4):
+        x = legal & suit_mask(suit)
+        prev = -1
+        while x:
+            k = lsb(x)
+            x &= x - 1
+            if prev >= 0 and points[RANK[k]] == points[RANK[prev]]:
+                # no other card of these ranks, theirs included (of two identical cards the
+                # first played wins, so a copy elsewhere tells them apart)
+                span = ((1 << (k + 1)) - 1) & ~((1 << prev) - 1)
+                if (others & span) == 0:
+                    prev = k
+                    continue  # touching the card kept above it
+            out |= 1 << k
+            prev = k
+    return out
+
+
+@ijit
+def _ordered(moves, j, win, win_seat, seat, trump, points, team, first, out):
+    """The kinds of ``moves`` into ``out``, likeliest best first (``first``, if one of them, before
+    all); returns how many. Leading: the most points first. Following: a card that takes the trick
+    (the cheapest first) when an opponent holds it; the most points when the seat's own side holds
+    it; else the fewest. The keys ride in the high bits of ``out`` while it is sorted."""
+    n = 0
+    x = moves
+    while x:
+        k = lsb(x)
+        x &= x - 1
+        pts = points[RANK[k]]
+        if k == first:
+            key = 1 << 20
+        elif j == 0:
+            key = 100 * pts - RANK[k]
+        elif team[win_seat] == team[seat]:
+            key = 100 * pts + RANK[k]
+        elif beats(k, win, trump):
+            key = 10000 - 100 * pts - (SUIT[k] == trump) * 50
+        else:
+            key = -100 * pts + RANK[k]
+        item = ((key + (1 << 21)) << 5) | k
+        b = n  # insertion sort, highest first
+        while b > 0 and out[b - 1] < item:
+            out[b] = out[b - 1]
+            b -= 1
+        out[b] = item
+        n += 1
+    for a in range(n):
+        out[a] &= 31
+    return n
+
+
+@ijit
+def sure_trump_points(h1, h2, trump, points, team, side, others):
+    """The points of ``side``'s trumps (``others``: of every other side's, together) that no
+    trump from across the table can beat (every higher trump and the other copy still out held on
+    the same side): whatever trick they fall in, that side takes them, so they bound its points
+    from below."""
+    base = 6 * trump
+    total = 0
+    for r in range(6):
+        mine = 0
+        theirs = 0
+        bit = 1 << (base + r)
+        for s in range(h1.shape[0]):
+            n = (1 if h1[s] & bit else 0) + (1 if h2[s] & bit else 0)
+            if (team[s] == side) != others:
+                mine += n
+            else:
+                theirs += n
+        if theirs:
+            break
+        total += mine * points[r]
+    return total
+
+
+@njit
+def search(h1, h2, pos, alpha, beta, trump, max_team, tb, sp):
+    """The points side ``max_team`` takes from position ``pos`` (hands ``h1``/``h2``, restored)
+    to the end of the hand under variant ``tb``, within the window (``alpha``, ``beta``),
+    fail-soft: a value at or below ``alpha`` is an upper bound, at or above ``beta`` a lower
+    bound. ``sp``: the :class:`Space` (its table carries over between calls on one hand)."""
+    rules, points, team = tb.rules, tb.card_points, tb.team
+    tt_key, tt_lo, tt_hi, tt_move, tt_depth, fr, mv, ks = sp
+    seat, j, lead, win, win_seat, table, pot, cards, left = pos
+    players = h1.shape[0]
+    last = rules[R.last_trick]
+    mask = np.uint64(tt_key.shape[0] - 1)
+    ks[0] = hands_key(h1, h2)
+    f = fr[0]
+    f[F_SEAT], f[F_J], f[F_LEAD], f[F_WIN], f[F_WS], f[F_TABLE] = seat, j, lead, win, win_seat, table
+    f[F_POT], f[F_CARDS], f[F_LEFT], f[F_ALPHA], f[F_BETA] = pot, cards, left, alpha, beta
+    d = 0
+    entering = True
+    ret = 0
+    while True:
+        f = fr[d]
+        if entering:
+            seat, j, cards = f[F_SEAT], f[F_J], f[F_CARDS]
+            alpha, beta = f[F_ALPHA], f[F_BETA]
+            done = False
+            if cards == 0:
+                ret = 0
+                done = True
+            elif cards <= players - j:  # the last trick: every card is forced
+                s, w, ws, p = seat, f[F_WIN], f[F_WS], f[F_POT]
+                for k in range(j, players):
+                    c = lsb(h1[s])
+                    if k == 0 or beats(c, w, trump):
+                        w, ws = c, s
+                    p += points[RANK[c]]
+                    s = s + 1 if s + 1 < players else 0
+                ret = p + last if team[ws] == max_team else 0
+                done = True
+            else:
+                most = f[F_POT] + f[F_LEFT] + last
+                if most <= alpha:
+                    ret = most
+                    done = True
+            first = -1
+            if not done and j == 0:
+                low = sure_trump_points(h1, h2, trump, points, team, max_team, False)
+                if low >= beta:
+                    ret = low
+                    done = True
+                else:
+                    high = f[F_LEFT] + last - sure_trump_points(h1, h2, trump, points, team, max_team, True)
+                    if high <= alpha:
+                        ret = high
+            if not done and j == 0:
+                key = ks[d] ^ _Z[192 + seat]
+                e = np.int64(key & mask)  # a bucket of two: one kept for the deepest, one for the last
+                if tt_key[e] != key:
+                    e ^= 1
+                if tt_key[e] == key:
+                    lo, hi = tt_lo[e], tt_hi[e]
+                    if lo >= beta or lo == hi:
+                        ret = lo
+                        done = True
+                    elif hi <= alpha:
+                        ret = hi
+                        done = True
+                    else:
+                        alpha = max(alpha, lo)
+                        beta = min(beta, hi)
+                        first = tt_move[e]
+            if done:
+                if d == 0:
+                    return ret
+                d -= 1
+                entering = False
+                continue
+            f[F_ALPHA], f[F_BETA], f[F_A0], f[F_B0] = alpha, beta, alpha, beta
+            legal = legal_mask(h1[seat], j, f[F_LEAD], f[F_WIN], trump, rules[R.must_head],
+                               rules[R.must_trump], rules[R.must_overtrump])
+            f[F_N] = _ordered(_moves(h1, legal, seat, players, f[F_TABLE], points), j, f[F_WIN], f[F_WS],
+                              seat, trump, points, team, first, mv[d])
+            f[F_IDX] = 0
+            f[F_BEST] = -1 if team[seat] == max_team else INF
+            f[F_BESTCARD] = -1
+        else:  # a child returned ``ret``
+            seat = f[F_SEAT]
+            card = f[F_CARD]
+            put_back(h1, h2, seat, card, f[F_TWO])
+            v = ret + f[F_GAIN]
+            if team[seat] == max_team:
+                if v > f[F_BEST]:
+                    f[F_BEST], f[F_BESTCARD] = v, card
+                    if v > f[F_ALPHA]:
+                        f[F_ALPHA] = v
+            elif v < f[F_BEST]:
+                f[F_BEST], f[F_BESTCARD] = v, card
+                if v < f[F_BETA]:
+                    f[F_BETA] = v
+            f[F_IDX] += 1
+            if f[F_ALPHA] >= f[F_BETA]:
+                f[F_IDX] = f[F_N]
+        if f[F_IDX] < f[F_N]:  # play the next move
+            seat, j = f[F_SEAT], f[F_J]
+            card = mv[d, f[F_IDX]]
+            f[F_CARD] = card
+            two = take(h1, h2, seat, card)
+            f[F_TWO] = two
+            ks[d + 1] = ks[d] ^ _card_key(seat, card, two)
+            pts = points[RANK[card]]
+            g = fr[d + 1]
+            g[F_CARDS] = f[F_CARDS] - 1
+            g[F_LEFT] = f[F_LEFT] - pts
+            if j == 0:
+                lead, win, ws = SUIT[card], card, seat
+            elif beats(card, f[F_WIN], trump):
+                lead, win, ws = f[F_LEAD], card, seat
+            else:
+                lead, win, ws = f[F_LEAD], f[F_WIN], f[F_WS]
+            if j == players - 1:  # the trick is complete
+                taken = f[F_POT] + pts + (last if g[F_CARDS] == 0 else 0)
+                gain = taken if team[ws] == max_team else 0
+                g[F_SEAT], g[F_J], g[F_LEAD], g[F_WIN], g[F_WS], g[F_TABLE], g[F_POT] = ws, 0, 0, -1, -1, 0, 0
+            else:
+                gain = 0
+                g[F_SEAT] = seat + 1 if seat + 1 < players else 0
+                g[F_J], g[F_LEAD], g[F_WIN], g[F_WS] = j + 1, lead, win, ws
+                g[F_TABLE], g[F_POT] = f[F_TABLE] | (1 << card), f[F_POT] + pts
+            f[F_GAIN] = gain
+            g[F_ALPHA], g[F_BETA] = f[F_ALPHA] - gain, f[F_BETA] - gain
+            d += 1
+            entering = True
+            continue
+        best = f[F_BEST]  # every move tried, or a cut-off
+        if f[F_J] == 0:
+            cards = f[F_CARDS]
+            key = ks[d] ^ _Z[192 + f[F_SEAT]]
+            e = np.int64(key & mask) & ~1
+            if tt_key[e] != key:
+                if tt_key[e + 1] == key:
+                    e += 1
+                else:  # a new entry: in the first place if it is as deep, the old one moving on
+                    if cards >= tt_depth[e]:
+                        tt_key[e + 1], tt_lo[e + 1], tt_hi[e + 1] = tt_key[e], tt_lo[e], tt_hi[e]
+                        tt_move[e + 1], tt_depth[e + 1] = tt_move[e], tt_depth[e]
+                    else:
+                        e += 1
+                    tt_key[e], tt_lo[e], tt_hi[e], tt_move[e], tt_depth[e] = key, -1, INF, -1, cards
+            if best <= f[F_A0]:
+                tt_hi[e] = min(tt_hi[e], best)
+            elif best >= f[F_B0]:
+                tt_lo[e] = max(tt_lo[e], best)
+                tt_move[e] = f[F_BESTCARD]
+            else:
+                tt_lo[e] = best
+                tt_hi[e] = best
+                tt_move[e] = f[F_BESTCARD]
+        ret = best
+        if d == 0:
+            return ret
+        d -= 1
+        entering = False
+
+
+@ijit
+def point_unit(points, last):
+    """The greatest common divisor of the card points and the last-trick bonus: every value is a
+    multiple of it."""
+    unit = last
+    for r in range(6):
+        unit = np.gcd(unit, points[r])
+    return max(unit, 1)
+
+
+@njit
+def mtd(h1, h2, pos, lower, upper, guess, unit, trump, max_team, tb, sp):
+    """The exact value of position ``pos`` (see ``search``), known to lie in [``lower``, ``upper``],
+    by null-window probes (MTD(f)): the first asks whether it reaches ``guess``; each next probe
+    lies one step past the bound the last one returned, the step (from ``unit``, the granularity
+    of the points) doubling while the probes keep failing the same way."""
+    b = min(max(guess, lower + 1), upper)
+    step = unit
+    way = 0
+    while lower < upper:
+        g = search(h1, h2, pos, b - 1, b, trump, max_team, tb, sp)
+
+        now = -1 if g < b else 1
+        if now < 0:
+            upper = g
+        else:
+            lower = g
+        step = step * 2 if now == way else unit
+        way = now
+        b = max(lower + 1, upper - step + 1) if now < 0 else min(upper, lower + step)
+    return lower
+
+
+@njit
+def solve_moves(h1, h2, pos, exact, trump, tb, out):
+    """The value of position ``pos`` for the side of its seat to play; ``out[kind]`` receives each
+    legal card's value (-1: not a legal card). With ``exact`` every value is exact; without it
+    only the best cards' are, the others hold a bound under it (a card as good as the best is
+    exact). One table serves every card."""
+    rules, points, team = tb.rules, tb.card_points, tb.team
+    seat, j, lead, win, win_seat, table, pot, cards, left = pos
+    sp = new_space(cards)
+    players = h1.shape[0]
+    last = rules[R.last_trick]
+    max_team = team[seat]
+    legal = legal_mask(h1[seat], j, lead, win, trump, rules[R.must_head], rules[R.must_trump],
+                       rules[R.must_overtrump])
+    order = np.empty(24, np.int64)
+    n = _ordered(legal, j, win, win_seat, seat, trump, points, team, -1, order)
+    out[:] = -1
+    best = -1
+    guess = (pot + left + last) // 2
+    unit = point_unit(points, last)
+    for m in range(n):
+        card = order[m]
+        two = take(h1, h2, seat, card)
+        pts = points[RANK[card]]
+        if j == 0:
+            nl, nw, ns = SUIT[card], card, seat
+        elif beats(card, win, trump):
+            nl, nw, ns = lead, card, seat
+        else:
+            nl, nw, ns = lead, win, win_seat
+        if j == players - 1:
+            taken = pot + pts + (last if cards == 1 else 0)
+            gain = taken if team[ns] == max_team else 0
+            child = Position(ns, 0, 0, -1, -1, 0, 0, cards - 1, left - pts)
+        else:
+            gain = 0
+            child = Position((seat + 1) % players, j + 1, nl, nw, ns, table | (1 << card), pot + pts, cards - 1,
+                             left - pts)
+        top = pot + left + last - gain
+        if exact or best < 0:
+            v = gain + mtd(h1, h2, child, 0, top, guess - gain, unit, trump, max_team, tb, sp)
+        else:
+            v = gain + search(h1, h2, child, best - 1 - gain, best + 1 - gain, trump, max_team, tb, sp)
+            if v > best:  # beats the best so far: by how much
+                v = gain + mtd(h1, h2, child, v - gain, top, v - gain + unit, unit, trump, max_team, tb, sp)
+        put_back(h1, h2, seat, card, two)
+        out[card] = v
+        if v > best:
+            best = v
+        guess = v
+    return best
+
+
+@njit
+def trick_start_value(h1, h2, leader, max_team, trump, tb):
+    """The points side ``max_team`` takes, every seat playing perfectly, from a trick that
+    ``leader`` is about to lead (hands ``h1``/``h2``, restored) to the end of the hand."""
+    cards = 0
+    left = 0
+    points = tb.card_points
+    for s in range(h1.shape[0]):
+        for k in range(24):
+            n = ((h1[s] >> k) & 1) + ((h2[s] >> k) & 1)
+            cards += n
+            left += n * points[RANK[k]]
+    if cards == 0:
+        return 0
+    last = tb.rules[R.last_trick]
+    return mtd(h1, h2, Position(leader, 0, 0, -1, -1, 0, 0, cards, left), 0, left + last, (left + last) // 2,
+               point_unit(points, last), trump, max_team, tb, new_space(cards))

@@ -1,0 +1,96 @@
+"""Long runs on a Dask cluster and resumed after an interruption (issue 17): the same results as
+one uninterrupted run here, and nothing left behind."""
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from pinochle_sim.cli import main
+from pinochle_sim.runs import Run, Where, chunks_of
+from pinochle_sim.simulate import simulate
+
+
+def test_chunks_cover_the_deals_once():
+    cs = chunks_of(7, 10, 25, 10)
+    assert [(c.seed, c.start, c.count) for c in cs] == [(7, 10, 10), (7, 20, 10), (7, 30, 5)]
+    assert chunks_of(7, 0, 0, 10) == []
+
+
+def test_an_interrupted_run_resumes_to_the_uninterrupted_result(tmp_path):
+    whole = tmp_path / "whole.parquet"
+    simulate("classic", 5000, 3, whole, progress=False, chunk=1000)
+    out = tmp_path / "resumed.parquet"
+    done = []
+
+    def stop_after_two(chunk):
+        done.append(chunk.start)
+        if len(done) == 2:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        simulate("classic", 5000, 3, out, progress=False, chunk=1000, where=Where(resume=True),
+                 on_chunk=stop_after_two)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["whole.parquet", "whole.parquet.json"]
+    done.clear()
+    simulate("classic", 5000, 3, out, progress=False, chunk=1000, where=Where(resume=True),
+             on_chunk=done.append)
+    assert len(done) == 3  # two chunks came from the first attempt
+    pd.testing.assert_frame_equal(pd.read_parquet(out), pd.read_parquet(whole))
+    assert json.loads((tmp_path / "resumed.parquet.json").read_text())["deals"] == 5000
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "resumed.parquet", "resumed.parquet.json", "whole.parquet", "whole.parquet.json"]
+
+
+def test_a_clean_run_keeps_no_checkpoints(tmp_path):
+    run = Run(Where(resume=True), {"command": "test", "at": str(tmp_path)}, "test")
+    with run:
+        assert [r for _, r in run.map(lambda c: c.count, chunks_of(1, 0, 5, 2))] == [2, 2, 1]
+        assert run.folder.exists()
+    assert not run.folder.exists()
+
+
+def test_an_interrupted_run_without_resume_leaves_nothing(tmp_path):
+    def stop(chunk):
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        simulate("classic", 3000, 3, tmp_path / "x.parquet", progress=False, chunk=1000, on_chunk=stop)
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as c:
+        yield c.scheduler_address
+
+
+def test_simulate_bid_table_and_compare_on_a_cluster_equal_the_run_here(cluster, tmp_path, capsys):
+    here, there = tmp_path / "here.parquet", tmp_path / "there.parquet"
+    args = ["simulate", "-v", "classic", "--deals", "30000", "--seed", "9", "-q"]
+    assert main(args + ["--out", str(here)]) == 0
+    assert main(args + ["--out", str(there), "--scheduler", cluster]) == 0
+    pd.testing.assert_frame_equal(pd.read_parquet(here), pd.read_parquet(there))
+    for extra in ([], ["--scheduler", cluster]):
+        assert main(["bid-table", "-v", "classic", "--deals", "20000", "--seed", "2", "--no-cache", "-q",
+                     "--csv", str(tmp_path / f"bt{len(extra)}.csv")] + extra) == 0
+        assert main(["compare", "classic", "classic:must_trump=false", "--deals", "4000", "--seed", "2",
+                     "--table-deals", "20000", "-q", "--csv", str(tmp_path / f"c{len(extra)}.csv")] + extra) == 0
+    capsys.readouterr()
+    assert (tmp_path / "bt0.csv").read_text() == (tmp_path / "bt2.csv").read_text()
+    assert (tmp_path / "c0.csv").read_text() == (tmp_path / "c2.csv").read_text()
+
+
+def test_cluster_options_are_checked():
+    assert main(["simulate", "--deals", "10", "--workers", "2", "--scheduler", "tcp://x:1"]) == 2
+    assert main(["simulate", "--deals", "10", "--workers", "0"]) == 2
+
+
+def test_declarer_stats_merge_in_any_order_is_exact():
+    from pinochle_sim.tables import declarer_stats
+    a = declarer_stats("classic", 3000, 4, chunk=1000)
+    b = declarer_stats("classic", 3000, 4, chunk=700)
+    for name in ("cube", "trump_cube", "moments", "xtx", "xty", "extra"):
+        assert np.array_equal(getattr(a, name), getattr(b, name)), name

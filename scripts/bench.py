@@ -164,8 +164,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--out", default=str(RESULTS))
     p.add_argument("--dd-deals", type=int, default=100,
                    help="deals whose double-dummy solve is timed, from 8 tricks left (0: none)")
-    p.add_argument("--dd-full-deals", type=int, default=0,
-                   help="deals whose full 12-trick double-dummy solve is timed (seconds to minutes each)")
+    p.add_argument("--dd-full-deals", type=int, default=10,
+                   help="deals whose full 12-trick double-dummy solve is timed (seconds to a minute each in "
+                        "classic; 0: none)")
+    p.add_argument("--dd-full-variants", nargs="+", default=["classic"],
+                   help="variants of the full-deal timing (thousand takes minutes a deal)")
     args = p.parse_args(argv)
     report = measure(args.deals, args.repeat)
     if args.dd_deals:
@@ -176,7 +179,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.dd_full_deals:
         threads = set_threads(1)
         report["double_dummy_full_deal"] = {v: double_dummy_speed(v, args.dd_full_deals, played=0)
-                                            for v in ("classic", "thousand")}
+                                            for v in args.dd_full_variants}
         set_threads(threads)
     with atomic_write(args.out) as fh:
         json.dump(report, fh, indent=2)

@@ -76,7 +76,7 @@ def test_bench_script_smoke(tmp_path):
     script = Path(__file__).parents[1] / "scripts" / "bench.py"
     out = tmp_path / "bench.json"
     res = subprocess.run([sys.executable, str(script), "--deals", "20000", "--repeat", "1", "--out",
-                          str(out), "--dd-deals", "3"], capture_output=True, text=True)
+                          str(out), "--dd-deals", "3", "--dd-full-deals", "0"], capture_output=True, text=True)
     assert res.returncode == 0, res.stderr
     figures = json.loads(out.read_text())
     for key in ("deal_per_s", "deal_meld_per_s", "deal_per_s_1thread", "deal_meld_per_s_1thread",

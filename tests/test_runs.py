@@ -83,6 +83,24 @@ def test_simulate_bid_table_and_compare_on_a_cluster_equal_the_run_here(cluster,
     assert (tmp_path / "c0.csv").read_text() == (tmp_path / "c2.csv").read_text()
 
 
+def test_tournament_calibration_and_advice_on_a_cluster_equal_the_run_here(cluster, tmp_path, capsys):
+    runs = {
+        "tournament": ["tournament", "-v", "modern", "--strategies", "auction", "formula", "--matches", "300",
+                       "--seed", "1", "-q"],
+        "calibrate": ["calibrate", "-v", "classic", "--deals", "20000", "--seed", "11"],
+        "advise": ["advise", "9S AH TH JH 9H JH 9H AD TD AC TC JC", "-v", "thousand", "--deals", "2000",
+                   "--auction", "", "--json"],
+    }
+    for name, args in runs.items():
+        outs = []
+        for extra in ([], ["--scheduler", cluster]):
+            csv = [] if name == "advise" else ["--csv", str(tmp_path / f"{name}{len(extra)}.csv")]
+            assert main(args + csv + extra) == 0, name
+            printed = capsys.readouterr().out
+            outs.append(printed if name == "advise" else (tmp_path / f"{name}{len(extra)}.csv").read_text())
+        assert outs[0] == outs[1], name
+
+
 def test_cluster_options_are_checked():
     assert main(["simulate", "--deals", "10", "--workers", "2", "--scheduler", "tcp://x:1"]) == 2
     assert main(["simulate", "--deals", "10", "--workers", "0"]) == 2

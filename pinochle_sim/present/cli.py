@@ -353,7 +353,7 @@ def cmd_advise(args: argparse.Namespace) -> None:
             raise UserError(f"--{name} {getattr(args, name)}: {args.variant.name} has seats 0-{seats - 1}")
     dealer = None if args.dealer is None else (args.dealer - args.seat) % seats  # the kernels seat you at 0
     a = advise(args.hand, args.variant, args.deals, args.seed, _confidence(args.confidence),
-               args.policy, dealer, args.auction, _strategy(args.model))
+               args.policy, dealer, args.auction, _strategy(args.model), where=_where(args))
     if args.plot:
         from .plots import advice_curve, save
         with atomic_write(args.plot, "wb") as fh:
@@ -448,7 +448,7 @@ def cmd_tournament(args: argparse.Namespace) -> None:
         raise UserError(f"a {args.variant.name} tournament needs at least three strategies, one per "
                         f"seat (got {len(strats)})")
     t = tournament(args.variant, strats, args.matches, args.seed, args.policy,
-                   progress=not args.quiet)
+                   progress=not args.quiet, where=_where(args))
     df = t.table
     if args.variant.teams == 3:
         return _print_round_table(t, df, args)
@@ -532,7 +532,7 @@ def cmd_calibrate(args: argparse.Namespace) -> None:
     if not hasattr(s, "predict"):
         raise UserError(f"calibrate needs a strategy with its own estimate (auction, table, cautious, "
                         f"aggressive), not {s.name}")
-    c = calibration(args.variant, s, args.deals, args.seed, policy=args.policy)
+    c = calibration(args.variant, s, args.deals, args.seed, policy=args.policy, where=_where(args))
     if args.csv:
         write_csv(c, args.csv, {"variant": args.variant.spec, "options": args.variant.options(),
                                 "bidding": s.spec, "play_policy": args.policy, "seed": args.seed,
@@ -736,6 +736,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--json", action="store_true")
     s.add_argument("--csv", help="write the pairings table here")
     s.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    add_cluster(s)
 
     s = sub.add_parser("match", help="one match to the target score, hand by hand")
     add_variant(s)
@@ -753,6 +754,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"a strategy with its own estimate: auction, table, cautious, aggressive (default {DEFAULTS})")
     s.add_argument("--csv", help="write the table here")
     s.add_argument("--plot", help="write the calibration plot here (PNG)")
+    add_cluster(s)
 
     s = sub.add_parser("dd", help="double dummy: every card's exact value with all hands visible")
     s.add_argument("hands", nargs="*", help='each seat\'s cards, seat 0 first, e.g. "AS 9H" "TS KH" ...')
@@ -782,6 +784,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--plot", help="also draw the chance of making each bid here (PNG)")
     s.add_argument("--quiet", "-q", action="store_true", help="(kept for scripts; advise is quick)")
     s.add_argument("--json", action="store_true")
+    add_cluster(s)
     return p
 
 

@@ -13,9 +13,12 @@ model, each bid is weighed against passing, and the advice says what to call now
 """
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 
 from .. import __version__
+from ..runs import HERE, Chunk, Run, Where, chunks_of
 from ..engine.cards import SUITS, format_hand, hand_counts
 from ..engine.meld import meld_all_trumps
 from ..engine.auction import N_SITUATIONS, situation
@@ -32,9 +35,43 @@ class AuctionError(ValueError):
     """An auction that cannot have happened under the variant's rules: the message says why."""
 
 
+def _declared_chunk(setup: Setup, counts: np.ndarray, index: np.ndarray, dealer: int, trumps: np.ndarray,
+                    chunk: Chunk) -> np.ndarray:
+    """:func:`simulate_hand`'s rows for the deal numbers ``index[chunk.start:][:chunk.count]``."""
+    part = index[chunk.start:chunk.start + chunk.count]
+    rows = np.empty((len(part), len(trumps), len(COLUMNS)), np.int32)
+    _declare_hand(np.uint64(chunk.seed), part, 0, counts, dealer, trumps, setup.tables, setup.policy, rows)
+    return rows
+
+
+def _after_pass_chunk(setup: Setup, counts: np.ndarray, index: np.ndarray, state: dict, chunk: Chunk) -> np.ndarray:
+    """:func:`_values`' score differences after passing, for ``index[chunk.start:][:chunk.count]``."""
+    part = index[chunk.start:chunk.start + chunk.count]
+    passed = np.zeros(setup.variant.players, np.bool_)
+    passed[list(state["passed"])] = True
+    after = np.empty(len(part), np.float64)
+    _after_pass(np.uint64(chunk.seed), part, counts, state["dealer"], passed, state["high"], state["high_seat"],
+                setup.tables, setup.bid, setup.policy, setup.max_calls, after)
+    return after
+
+
+def _over_worlds(fn, n: int, seed: int, run: Run | None, tag: str) -> np.ndarray:
+    """``fn`` over the ``n`` worlds in chunks (positions in the list of deal numbers), joined."""
+    chunks = chunks_of(seed, 0, n, ADVISE_CHUNK)
+    if run is None:
+        with Run(HERE, {}, "worlds") as here:
+            parts = [x for _, x in here.map(fn, chunks)]
+    else:
+        parts = [x for _, x in run.map(fn, chunks, tag=tag)]
+    return np.concatenate(parts)
+
+
+ADVISE_CHUNK = 4096
+
+
 def simulate_hand(hand, v: Variant | str = "thousand", deals: int | np.ndarray = 10_000, seed: int = 1,
                   policy: str = "heuristic", dealer: int | None = None,
-                  trumps: tuple[int, ...] = (0, 1, 2, 3)) -> np.ndarray:
+                  trumps: tuple[int, ...] = (0, 1, 2, 3), run: Run | None = None) -> np.ndarray:
     """Summary rows of ``deals`` deals (a count, or the deal numbers) with seat 0 holding ``hand``
     and declaring in each of ``trumps`` (-1: the trump it names, after the kitty where there is
     one): int32[deals, len(trumps), len(COLUMNS)] (see :data:`simulate.COLUMNS`).
@@ -49,10 +86,11 @@ def simulate_hand(hand, v: Variant | str = "thousand", deals: int | np.ndarray =
     setup = Setup(v, policy, forced_bidder=0)
     counts = hand_counts(hand, setup.variant.hand_size)
     index = np.arange(deals, dtype=np.int64) if isinstance(deals, int) else np.asarray(deals, np.int64)
-    rows = np.empty((len(index), len(trumps), len(COLUMNS)), np.int32)
-    _declare_hand(np.uint64(seed), index, 0, counts, -1 if dealer is None else dealer,
-                  np.asarray(trumps, np.int64), setup.tables, setup.policy, rows)
-    return rows
+    if len(index) == 0:
+        return np.empty((0, len(trumps), len(COLUMNS)), np.int32)
+    fn = partial(_declared_chunk, setup, counts, index, -1 if dealer is None else dealer,
+                 np.asarray(trumps, np.int64))
+    return _over_worlds(fn, len(index), seed, run, "declared")
 
 
 def _named_after_kitty(rows: np.ndarray, melds: dict) -> dict:
@@ -72,7 +110,7 @@ def _bid_chances(total: np.ndarray, ok: np.ndarray, bids: np.ndarray) -> np.ndar
 
 def advise(hand, v: Variant | str = "thousand", deals: int = 10_000, seed: int = 1,
            confidence: float = 0.67, policy: str = "heuristic", dealer: int | None = None,
-           auction: str | None = None, model=None) -> dict:
+           auction: str | None = None, model=None, where: Where | None = None) -> dict:
     """Advice for one hand, from ``deals`` simulated deals of the other cards.
 
     Returns a dict: ``melds`` (per trump: meld, trump length, expected side total with its 95%
@@ -113,7 +151,16 @@ def advise(hand, v: Variant | str = "thousand", deals: int = 10_000, seed: int =
                                f"{model.spec} model ({tried:,} tried); try another --model")
     # with a kitty the trump is named after the discard, so the hand is played that way only
     trumps = (-1,) if v.kitty else (0, 1, 2, 3)
-    rows = simulate_hand(counts, v, index, seed, policy, dealer, trumps).astype(np.int64)
+    identity = {"command": "advise", "hand": counts.tolist(), "variant": v.spec, "deals": deals, "seed": seed,
+                "policy": policy, "dealer": dealer, "auction": auction, "model": str(model)}
+    with Run(where, identity, "worlds") as run:
+        return _advise(counts, v, deals, index, seed, confidence, policy, dealer, auction, model, state,
+                       conditioning, trumps, run)
+
+
+def _advise(counts, v, deals, index, seed, confidence, policy, dealer, auction, model, state, conditioning,
+            trumps, run) -> dict:
+    rows = simulate_hand(counts, v, index, seed, policy, dealer, trumps, run).astype(np.int64)
     total = rows[:, :, SIDE_TOTAL]
     ok = rows[:, :, TRICKS0] >= v.min_tricks  # seat 0 declares: team 0
     n = len(rows)
@@ -180,7 +227,7 @@ def advise(hand, v: Variant | str = "thousand", deals: int = 10_000, seed: int =
         out["auction"] = auction
         out["conditioning"] = conditioning
         out["provenance"]["method"] += f"; other hands agree with the calls under {model.spec}"
-        value, value_bid = _values(counts, v, state, model, index, seed, policy, rows[:, best], bids)
+        value, value_bid = _values(counts, v, state, model, index, seed, policy, rows[:, best], bids, run)
         out["value"] = {b_: value[b_] for b_ in out["p_make"] if b_ in value}
         out["value_bid"] = value_bid
         out["call"], out["call_why"] = _call(state, rec, v, value_bid)
@@ -188,16 +235,13 @@ def advise(hand, v: Variant | str = "thousand", deals: int = 10_000, seed: int =
 
 
 def _values(counts, v: Variant, state: dict, model, index: np.ndarray, seed: int, policy: str,
-            rows: np.ndarray, bids: np.ndarray) -> tuple[dict, int | None]:
+            rows: np.ndarray, bids: np.ndarray, run: Run | None = None) -> tuple[dict, int | None]:
     """Per bid: the mean and 95% interval of (your side's score minus theirs) when you take the
     contract at that bid, minus the same when you pass now; and the highest bid whose mean is
     above zero. Both on the same sampled worlds (paired)."""
     setup = Setup(v, policy, model)
-    passed = np.zeros(v.players, np.bool_)
-    passed[list(state["passed"])] = True
-    after = np.empty(len(index), np.float64)
-    _after_pass(np.uint64(seed), index, counts, state["dealer"], passed, state["high"], state["high_seat"],
-                setup.tables, setup.bid, setup.policy, setup.max_calls, after)
+    after = _over_worlds(partial(_after_pass_chunk, setup, counts, index, state), len(index), seed, run,
+                         "after pass")
     total, ok = rows[:, SIDE_TOTAL], rows[:, TRICKS0] >= v.min_tricks
     defenders = others_score(v, rows, np.zeros(len(rows), np.int64))
     n = len(rows)

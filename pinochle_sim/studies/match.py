@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 import pandas as pd
@@ -26,6 +27,7 @@ from numba import prange
 
 from .. import __version__
 from .._numba import njit, pnjit
+from ..runs import HERE, Chunk, Run, Where, chunks_of
 from ..engine.hand import BID, BIDDER, COLUMNS, MADE, SCORE0, THROWN, play_deal, workspace
 from .simulate import Setup
 from .strategies import Strategy, strategy
@@ -122,10 +124,25 @@ def _end_rules(v: Variant) -> tuple[int, bool, int]:
     return v.target, v.both_past == BOTH_PAST[0], NO_SET_OUT if v.set_out is None else v.set_out
 
 
+def match_chunk(setup: Setup, chunk: Chunk) -> np.ndarray:
+    """The rows of one chunk of matches (every column of ``MATCH_COLUMNS``)."""
+    out = np.empty((chunk.count, len(MATCH_COLUMNS)), np.int64)
+    target, higher, set_out = _end_rules(setup.variant)
+    _, tb, bd, pol = setup.args()  # no forced bidder in a match
+    _play_matches(np.uint64(chunk.seed), np.int64(chunk.start), chunk.count, tb, bd, pol, setup.max_calls,
+                  target, higher, set_out, out)
+    return out
+
+
+MATCH_CHUNK = 2048
+
+
 def play_matches(v: Variant | str, *sides: Strategy | str, matches: int = 1, seed: int = 0,
-                 start: int = 0, policy: str = "heuristic") -> pd.DataFrame:
+                 start: int = 0, policy: str = "heuristic", run: Run | None = None,
+                 tag: str = "") -> pd.DataFrame:
     """Play ``matches`` matches, one strategy per side: in four-hand the first in seats 0 and 2,
-    the second in 1 and 3; in three-hand one per seat.
+    the second in 1 and 3; in three-hand one per seat. ``run``: where the chunks of matches go
+    (:mod:`pinochle_sim.runs`; ``tag`` names this set of matches among the run's).
 
     One row per match: :func:`match_columns` (``winner`` -1: undecided after ``MAX_HANDS`` hands).
     """
@@ -134,11 +151,13 @@ def play_matches(v: Variant | str, *sides: Strategy | str, matches: int = 1, see
     if len(strats) != v.teams:
         raise ValueError(f"{v.name} has {v.teams} sides: give {v.teams} strategies")
     setup = Setup(v, policy, [strats[v.team(p)] for p in range(v.players)])
-    out = np.empty((matches, len(MATCH_COLUMNS)), np.int64)
-    target, higher, set_out = _end_rules(v)
-    _, tb, bd, pol = setup.args()  # no forced bidder in a match
-    _play_matches(np.uint64(seed), np.int64(start), matches, tb, bd, pol, setup.max_calls, target,
-                  higher, set_out, out)
+    chunks = chunks_of(seed, start, matches, MATCH_CHUNK)
+    if run is None:
+        with Run(HERE, {}, "matches") as here:
+            parts = [x for _, x in here.map(partial(match_chunk, setup), chunks)]
+    else:
+        parts = [x for _, x in run.map(partial(match_chunk, setup), chunks, tag=tag)]
+    out = np.concatenate(parts) if parts else np.empty((0, len(MATCH_COLUMNS)), np.int64)
     names = match_columns(v)
     df = pd.DataFrame(out[:, [MATCH_COLUMNS.index(c) for c in names]], columns=names)
     df.insert(0, "match", np.arange(start, start + matches))
@@ -182,11 +201,14 @@ class Pairing:
 
 
 def duplicate(v: Variant | str, a: str | Strategy, b: str | Strategy, matches: int, seed: int = 0,
-              policy: str = "heuristic") -> Pairing:
+              policy: str = "heuristic", run: Run | None = None) -> Pairing:
     """``matches`` duplicate pairs of matches between strategies ``a`` and ``b``."""
     sa, sb = strategy(a), strategy(b)
-    return Pairing(sa.spec, sb.spec, play_matches(v, sa, sb, matches=matches, seed=seed, policy=policy),
-                   play_matches(v, sb, sa, matches=matches, seed=seed, policy=policy))
+    return Pairing(sa.spec, sb.spec,
+                   play_matches(v, sa, sb, matches=matches, seed=seed, policy=policy, run=run,
+                                tag=f"{sa.spec}|{sb.spec}"),
+                   play_matches(v, sb, sa, matches=matches, seed=seed, policy=policy, run=run,
+                                tag=f"{sb.spec}|{sa.spec}"))
 
 
 @dataclass
@@ -285,7 +307,7 @@ class RoundTable:
 
 
 def round_table(v: Variant, strats: list[Strategy], matches: int, seed: int = 0,
-                policy: str = "heuristic", progress: bool = False) -> RoundTable:
+                policy: str = "heuristic", progress: bool = False, run: Run | None = None) -> RoundTable:
     """Three-hand tournament: every three of ``strats`` (all of them when there are three) play
     ``matches`` matches in each of the three rotations of the seats."""
     from itertools import combinations
@@ -302,29 +324,35 @@ def round_table(v: Variant, strats: list[Strategy], matches: int, seed: int = 0,
             frames[trio] = []
             for r in range(3):
                 seated = [strats[trio[(p + r) % 3]] for p in range(3)]
-                frames[trio].append(play_matches(v, *seated, matches=matches, seed=seed, policy=policy))
+                frames[trio].append(play_matches(v, *seated, matches=matches, seed=seed, policy=policy, run=run,
+                                                 tag="|".join(s.spec for s in seated)))
                 pb.update(1)
     return RoundTable(v, names, matches, seed, policy, frames)
 
 
 def tournament(v: Variant | str, strategies: list[str | Strategy], matches: int = 2000,
-               seed: int = 0, policy: str = "heuristic", progress: bool = False) -> Tournament | RoundTable:
+               seed: int = 0, policy: str = "heuristic", progress: bool = False,
+               where: Where | None = None) -> Tournament | RoundTable:
     """A duplicate round robin: every pair of strategies meets on the same ``matches`` matches
-    twice, seats swapped. In three-hand, a :func:`round_table` instead."""
+    twice, seats swapped. In three-hand, a :func:`round_table` instead. ``where``: a Dask
+    cluster for the chunks of matches and whether the run can be resumed (:mod:`pinochle_sim.runs`)."""
     from ..progress import bar
     v = variant(v) if isinstance(v, str) else v
     strats = [strategy(s) for s in strategies]
-    if v.teams == 3:
-        return round_table(v, strats, matches, seed, policy, progress)
-    names = [s.spec for s in strats]
-    if len(set(names)) != len(names) or len(strats) < 2:
-        raise ValueError("a tournament needs at least two different strategies")
-    pairs = [(i, j) for i in range(len(strats)) for j in range(i + 1, len(strats))]
-    out = []
-    with bar(len(pairs), f"pairings ({2 * matches:,} matches each)", progress, unit=" pairings") as pb:
-        for i, j in pairs:
-            out.append(duplicate(v, strats[i], strats[j], matches, seed, policy))
-            pb.update(1)
+    identity = {"command": "tournament", "variant": v.spec, "strategies": [s.spec for s in strats],
+                "matches": matches, "seed": seed, "policy": policy}
+    with Run(where, identity, "matches") as run:
+        if v.teams == 3:
+            return round_table(v, strats, matches, seed, policy, progress, run)
+        names = [s.spec for s in strats]
+        if len(set(names)) != len(names) or len(strats) < 2:
+            raise ValueError("a tournament needs at least two different strategies")
+        pairs = [(i, j) for i in range(len(strats)) for j in range(i + 1, len(strats))]
+        out = []
+        with bar(len(pairs), f"pairings ({2 * matches:,} matches each)", progress, unit=" pairings") as pb:
+            for i, j in pairs:
+                out.append(duplicate(v, strats[i], strats[j], matches, seed, policy, run))
+                pb.update(1)
     return Tournament(v, names, matches, seed, policy, out)
 
 
@@ -332,7 +360,8 @@ def tournament(v: Variant | str, strategies: list[str | Strategy], matches: int 
 # Calibration of the table strategy: predicted chance of making the contract against outcome.
 
 def calibration(v: Variant | str, strat: str | Strategy = "auction", deals: int = 100_000,
-                seed: int = 0, bins: int = 10, policy: str = "heuristic") -> pd.DataFrame:
+                seed: int = 0, bins: int = 10, policy: str = "heuristic",
+                where: Where | None = None) -> pd.DataFrame:
     """Every seat bids with ``strat`` (a strategy with its own estimate: ``auction``, ``table``,
     ``cautious``, ``aggressive``); for each contract a bidder chose, the chance that estimate gave
     of making it (given the hand and, for ``auction``, the auction), binned, against how often it
@@ -344,7 +373,7 @@ def calibration(v: Variant | str, strat: str | Strategy = "auction", deals: int 
     if not hasattr(s, "predict"):
         raise ValueError(f"calibration needs a strategy with its own estimate (auction, table, cautious, "
                          f"aggressive), not {s.name}")
-    df = play(v, deals, seed, policy=policy, bidding=s)
+    df = play(v, deals, seed, policy=policy, bidding=s, where=where)
     df = df[~df.thrown_in & (df.bid_situation >= 0)]
     return calibration_table(s.predict(df, v), (df.made == 1).to_numpy(), bins)
 

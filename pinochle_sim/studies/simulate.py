@@ -116,16 +116,20 @@ def iter_play(v: Variant | str = "thousand", deals: int = 10_000, seed: int = 0,
 
 def play(v: Variant | str = "thousand", deals: int = 10_000, seed: int = 0, start: int = 0,
          policy: str | list[str] = "heuristic", bidding=None, progress: bool = False,
-         forced_bidder: int = -1, dd_from: int | None = None) -> pd.DataFrame:
+         forced_bidder: int = -1, dd_from: int | None = None, where: Where | None = None) -> pd.DataFrame:
     """Play ``deals`` deals; one row per deal (see :func:`columns`; in four-hand team 0 is seats
-    0 and 2, in three-hand each seat is its own side).
+    0 and 2, in three-hand each seat is its own side). ``where``: a Dask cluster for the chunks
+    of deals and whether the run can be resumed (:mod:`pinochle_sim.runs`).
 
     >>> df = play("classic", deals=8, seed=1)
     >>> len(df), bool((df.points_0 + df.points_1)[~df.thrown_in].eq(250).all())
     (8, True)
     """
     setup = v if isinstance(v, Setup) else Setup(v, policy, bidding, forced_bidder)
-    parts = list(iter_play(setup, deals, seed, start, progress=progress, dd_from=dd_from))
+    chunks = _chunks(setup, deals, seed, start, 1 << 18, dd_from)
+    identity = {"command": "play", **setup.provenance(seed, deals, start), "dd_from": dd_from}
+    with Run(where, identity, "playing" if dd_from is None else "solving double dummy", progress) as run:
+        parts = list(_frames(setup, run, chunks, dd_from))
     return (pd.concat(parts, ignore_index=True) if parts
             else _frame(np.empty((0, len(COLUMNS)), np.int32), start, setup.variant))
 

@@ -27,6 +27,10 @@ from typing import Any
 from . import __version__
 
 
+class ClusterError(RuntimeError):
+    """The Dask scheduler cannot be reached, or the local cluster cannot start."""
+
+
 @dataclass(frozen=True)
 class Chunk:
     seed: int
@@ -98,7 +102,6 @@ class Run:
         self.progress = progress
         self.client = None
         self.cluster = None
-        self.done = 0  # chunks finished in this run or an earlier one
 
     def __enter__(self) -> Run:
         if self.where.resume:
@@ -106,13 +109,17 @@ class Run:
             (self.folder / "run.json").write_text(json.dumps(self.identity, indent=2, default=str))
         if self.where.distributed:
             from distributed import Client, LocalCluster
-            if self.where.scheduler:
-                self.client = Client(self.where.scheduler)
-            else:
-                self.cluster = LocalCluster(n_workers=self.where.workers, threads_per_worker=1,
-                                            processes=True, dashboard_address=None,
-                                            silence_logs=logging.ERROR)
-                self.client = Client(self.cluster)
+            try:
+                if self.where.scheduler:
+                    self.client = Client(self.where.scheduler)
+                else:
+                    self.cluster = LocalCluster(n_workers=self.where.workers, threads_per_worker=1,
+                                                processes=True, dashboard_address=None,
+                                                silence_logs=logging.ERROR)
+                    self.client = Client(self.cluster)
+            except (OSError, TimeoutError, ValueError) as e:
+                where = f"the Dask scheduler at {self.where.scheduler}" if self.where.scheduler else "a local cluster"
+                raise ClusterError(f"cannot reach {where}: {e}") from None
         return self
 
     def __exit__(self, kind, value, tb) -> None:
@@ -164,7 +171,6 @@ class Run:
                 if found:
                     results[i] = r
                     pb.update(c.count)
-                    self.done += 1
                 else:
                     todo.append(i)
             nxt = 0
@@ -200,7 +206,6 @@ class Run:
 
     def _finished(self, chunk: Chunk, tag: str, result: Any, pb, on_result) -> None:
         self._keep(chunk, tag, result)
-        self.done += 1
         pb.update(chunk.count)
         if on_result is not None:
             on_result(chunk)

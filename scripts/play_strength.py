@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 from pinochle_sim.dd import play_gap
+from pinochle_sim.studies.strength import strength
 from pinochle_sim.files import atomic_write
 
 VARIANTS = ("thousand", "modern-15", "modern", "classic", "classic-pass4", "three-hand")
@@ -49,7 +50,26 @@ def main(argv: list[str] | None = None) -> int:
             f"| {r['variant']} | {r['contracts']:,} | {r['actual']:.1f} | {r['double_dummy']:.1f} "
             f"| {r['gap']:+.1f} ({r['ci_low']:+.1f} to {r['ci_high']:+.1f}) | {r['mean_abs_gap']:.1f} "
             f"| {r['actual_above']:.0%} / {r['equal']:.0%} / {r['actual_below']:.0%} | {r['seconds']:.0f} |")
-    lines += ["", "Each variant's version and options are in `play_strength.json` beside this file.", ""]
+    duels = [strength(v, "heuristic", "random", args.deals, args.seed, dd_from=None) for v in VARIANTS]
+    lines += [
+        "",
+        "## Policies head to head",
+        "",
+        f"`pinochle-sim strength`: {args.deals:,} duplicate deals per variant, seed {args.seed}; each deal "
+        "played once per seating with the policies swapped (four-hand: both sides; three-hand: the "
+        "measured policy in each seat against the other in the other two), the same auction and "
+        "contract every time. Diff: the first policy's side's trick points per hand minus the "
+        "other's (three-hand: minus the mean of the other two seats), with its 95% interval.",
+        "",
+        "| variant | policy | against | hands | diff (95% interval) | hands/s |",
+        "|---|---|---|---:|---|---:|",
+    ]
+    for r in duels:
+        lines.append(f"| {r['variant']} | {r['policy']} | {r['against']} | {r['hands']:,} | {r['diff']:+.1f} "
+                     f"({r['ci_low']:+.1f} to {r['ci_high']:+.1f}) | {r['hands_per_s']:,.0f} |")
+    lines += ["", "Not yet measured (issue 15): the sampling player `pimc` and a contract-aware heuristic.",
+              "", "Each variant's version and options are in `play_strength.json` beside this file.", ""]
+    rows = {"against_double_dummy": rows, "head_to_head": duels}
     with atomic_write(args.out) as fh:
         fh.write("\n".join(lines))
     with atomic_write(str(Path(args.out).with_suffix(".json"))) as fh:

@@ -106,6 +106,8 @@ def _files(folder):
 
 BAD_INPUT = [
     (("dd", "AS 9H", "TS KH", "-t", "H"), "thousand has 4 seats: give 4 hands"),
+    (("strength", "--policy", "random", "--against", "random"), "name the same policy"),
+    (("strength", "--dd", "12"), "--dd is a trick number from 0 to 11"),
     (("dd", "--record", "no-such-file.jsonl"), "no such file"),
     (("dd", "AS 9H", "TS KH", "QS JH", "KS"), "--trump is needed"),
     (("variants", "clasic"), "unknown variant 'clasic'"),
@@ -163,6 +165,7 @@ TINY = {
     "tournament": ["tournament", "--strategies", "table", "formula", "--matches", "10", "-q"],
     "match": ["match"], "calibrate": ["calibrate", "--deals", "10"],
     "dd": ["dd", "AS 9H", "TS KH", "QS JH", "KS QH", "-t", "H"],
+    "strength": ["strength", "--deals", "10", "-q"],
 }
 
 

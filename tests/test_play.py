@@ -98,3 +98,46 @@ def test_random_policy_is_uniform_over_physical_cards():
         _, k = pick_random(h1, h2, h1, np.uint64(stream(np.uint64(3), i, 1)))
         seen[k] += 1
     assert abs(seen[0] / 20_000 - 0.5) < 0.02 and abs(seen[1] / 20_000 - 0.25) < 0.02
+
+
+def test_pass_back_keeps_the_most_meld():
+    """Issue 15: with more meld cards than it may keep, the bidder passes back the set that keeps
+    the most meld (``play --variant classic-pass4 --deals 1 --start 98 --seed 3`` used to pass
+    back 9H KD QD JD and fall from 320 to 200 meld where 310 could be kept)."""
+    rec = ps.records("classic-pass4", 1, seed=3, start=98)[0]
+    assert rec["meld"][rec["bidder"]] == 310
+
+
+def test_pass_back_search_against_every_set():
+    """``most_meld_kept`` against trying every set of four by brute force (``ps.meld``) on random
+    16-card hands whose meld needs more than 12 cards."""
+    import itertools
+    import random
+
+    from pinochle_sim.cards import hand_counts
+    from pinochle_sim.meld import meld_used
+    from pinochle_sim.passing import most_meld_kept
+    from pinochle_sim.variants import compile_variant
+    v = PRESETS["classic-pass4"]
+    tb = compile_variant(v)
+    rng = random.Random(8)
+    kinds = [card_name(k) for k in range(24)] * 2
+    checked = 0
+    while checked < 6:
+        hand = sorted(rng.sample(kinds, 16))
+        trump = rng.randrange(4)
+        counts = hand_counts(hand, 16)
+        used = np.zeros(24, np.int8)
+        meld_used(counts, trump, tb, used)
+        if used.sum() <= 12:
+            continue
+        out = np.empty(4, np.int64)
+        most_meld_kept(counts, 4, trump, tb, np.zeros(24), out)
+        kept = list(hand)
+        for k in out:
+            kept.remove(card_name(k))
+        kept_sets = {tuple(h for i, h in enumerate(hand) if i not in drop)
+                     for drop in itertools.combinations(range(16), 4)}
+        best = max(ps.meld(" ".join(h), trump, v).total for h in kept_sets)
+        assert ps.meld(" ".join(kept), trump, v).total == best
+        checked += 1

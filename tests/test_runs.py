@@ -112,3 +112,12 @@ def test_declarer_stats_merge_in_any_order_is_exact():
     b = declarer_stats("classic", 3000, 4, chunk=700)
     for name in ("cube", "trump_cube", "moments", "xtx", "xty", "extra"):
         assert np.array_equal(getattr(a, name), getattr(b, name)), name
+
+
+def test_an_unreachable_scheduler_is_one_line(tmp_path, capsys):
+    dask = pytest.importorskip("dask")
+    with dask.config.set({"distributed.comm.timeouts.connect": "2s"}):
+        assert main(["simulate", "--deals", "10", "-q", "--scheduler", "tcp://127.0.0.1:1",
+                     "--out", str(tmp_path / "x.parquet")]) == 2
+    assert "cannot reach the Dask scheduler at tcp://127.0.0.1:1" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []

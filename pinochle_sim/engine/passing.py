@@ -12,7 +12,9 @@ Policy, after seed 004's advice:
   its own meld where it can;
 * the bidder passes back cards that are not part of its meld (RULES.md: in ``classic-pass4`` it
   passes back cards that are not part of its meld), never trump while it has other cards, keeping
-  aces, and emptying its shortest side suits first so that it can trump them;
+  aces, and emptying its shortest side suits first so that it can trump them; when its meld
+  needs more cards than it may keep, it passes back every spare card and the meld cards that
+  keep the most meld, searched over every set of them;
 * the bid winner with a kitty names the trump its whole hand (kitty included) is best in, and
   discards cards that are neither trump nor part of its meld: first side-suit counters that
   cannot win a trick on their own (a ten without both aces of its suit, kings; where the
@@ -25,7 +27,7 @@ import numpy as np
 
 from .._numba import njit
 from .cards import COPIES, A, T
-from .meld import JD, QS, meld_used
+from .meld import JD, QS, hand_meld_all_trumps, meld_used
 
 
 @njit
@@ -75,6 +77,50 @@ def choose_cards(hand, n, scores, out):
 
 
 @njit
+def most_meld_kept(hand, n, trump, tb, scores, out):
+    """The ``n`` cards of ``hand`` to give up that leave it the most meld in ``trump``, searched
+    over every set of ``n`` (the two copies of a card alike); among equals, those with the highest
+    ``scores`` in total. Into ``out``."""
+    cards = np.empty(hand.sum(), np.int64)  # the hand's cards, by kind
+    m = 0
+    for k in range(24):
+        for _ in range(hand[k]):
+            cards[m] = k
+            m += 1
+    idx = np.arange(n)
+    left = hand.copy()
+    melds = np.empty(4, np.int64)
+    best, best_score = -1, 0.0
+    while True:
+        # a set once: of two identical cards, only the first starts a run of picks
+        ok = True
+        for j in range(n):
+            if idx[j] > 0 and cards[idx[j]] == cards[idx[j] - 1] and (j == 0 or idx[j - 1] != idx[j] - 1):
+                ok = False
+                break
+        if ok:
+            score = 0.0
+            for j in range(n):
+                left[cards[idx[j]]] -= 1
+                score += scores[cards[idx[j]]]
+            hand_meld_all_trumps(left, tb, melds)
+            if melds[trump] > best or (melds[trump] == best and score > best_score):
+                best, best_score = melds[trump], score
+                for j in range(n):
+                    out[j] = cards[idx[j]]
+            for j in range(n):
+                left[cards[idx[j]]] += 1
+        j = n - 1  # the next set of positions
+        while j >= 0 and idx[j] == m - n + j:
+            j -= 1
+        if j < 0:
+            return
+        idx[j] += 1
+        for i in range(j + 1, n):
+            idx[i] = idx[i - 1] + 1
+
+
+@njit
 def pass_cards(hands, bidder, partner, trump, n, tb, rec):
     """``partner`` passes ``n`` cards to ``bidder``, which passes ``n`` back; ``hands`` change in
     place. ``rec[0]`` and ``rec[1]`` receive the kinds passed each way.
@@ -100,10 +146,15 @@ def pass_cards(hands, bidder, partner, trump, n, tb, rec):
         scores[k] = -_bidder_keep(k, trump, suit_len)
     if n_spare >= n:
         choose_cards(spare, n, scores, rec[1])
-    else:  # rare: the meld needs more than 12 cards; break it where it costs least to guess
+    else:  # rare: the meld needs more cards than it may keep: every spare card, then the meld
+        # cards that keep the most of it (passing a spare never costs meld, so some best set
+        # holds them all)
+        j = 0
         for k in range(24):
-            scores[k] -= 1000.0 * used[k]
-        choose_cards(hands[bidder], n, scores, rec[1])
+            for _ in range(spare[k]):
+                rec[1, j] = k
+                j += 1
+        most_meld_kept(hands[bidder] - spare, n - n_spare, trump, tb, scores, rec[1, n_spare:])
     for i in range(n):
         hands[bidder, rec[1, i]] -= 1
         hands[partner, rec[1, i]] += 1

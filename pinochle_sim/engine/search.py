@@ -9,15 +9,17 @@ function), driven by MTD(f): null-window searches that close in on the value, ev
 the bounds the earlier ones left in a transposition table. It has
 
 * a transposition table of bounds at the start of each trick, keyed (Zobrist) by every seat's
-  remaining cards and the leader, with the lead that settled the position tried first on the next visit;
+  remaining cards and the leader, in buckets of two (one entry kept for the deepest position,
+  one for the latest), with the lead that settled a position tried first on the next visit;
 * equivalent cards merged: identical copies are one kind already, and two legal cards of one suit
   in one hand are one move when no card still in another hand or on the table ranks from the one
   to the other (their own ranks included: of two identical cards the first played wins) and they
   are worth the same points (classic's A, 10 and K; never in ``thousand``);
 * moves ordered: a lead with the most points first; a follower takes an opponent's trick as
   cheaply as it can, gives points to its own side's, and otherwise throws the least;
-* cut-offs before any move: the points still to take bound the value from above, and the last
-  trick (one card in each hand) is counted, not searched.
+* cut-offs before any move: the points still to take bound the value from above, the trumps
+  nobody across the table can beat bound each side's points from below (:func:`sure_trump_points`),
+  and the last trick (one card in each hand) is counted, not searched.
 
 It follows the variant's obligations (``play.legal_mask``) and its sides: partners in four-hand,
 in three-hand one seat against the other two (each seat its own side, the others minimising).
@@ -32,7 +34,6 @@ from .._numba import ijit, njit
 from .play import RANK, SUIT, beats, legal_mask, lsb, put_back, suit_mask, take
 from .variants import R
 
-_M = np.uint64(0x9E3779B97F4A7C15)
 INF = 1 << 30
 # The fields of a frame of the search stack (one per card played below the root).
 (F_SEAT, F_J, F_LEAD, F_WIN, F_WS, F_TABLE, F_POT, F_CARDS, F_LEFT, F_ALPHA, F_BETA, F_A0, F_B0,

@@ -19,6 +19,7 @@ from ..studies.compare import CompareError
 from ..studies.advise import AuctionError
 from ..engine.cards import CardError, hand_counts
 from ..files import atomic_write
+from ..runs import ClusterError
 from ..engine.play import POLICIES
 from ..studies.strategies import DEFAULT_BIDDING, DEFAULT_BIDDING_ALONE, StrategyError, strategy
 from ..engine.variants import DEFAULT, PRESETS, SEED, VariantError, format_value, variant
@@ -228,8 +229,7 @@ def cmd_simulate(args: argparse.Namespace) -> None:
     from ..studies.simulate import simulate
 
     out = args.out or f"results/sim_{args.variant.name}.parquet"
-    if args.dd is not None and not 0 <= args.dd < args.variant.hand_size:
-        raise UserError(f"--dd is a trick number from 0 to {args.variant.hand_size - 1}")
+    _dd_trick(args)
     meta = simulate(args.variant, args.deals, args.seed, out, policy=args.policy,
                     bidding=_strategy(args.bidding), progress=not args.quiet, dd_from=args.dd,
                     where=_where(args))
@@ -240,6 +240,13 @@ def cmd_simulate(args: argparse.Namespace) -> None:
           f"{s['thrown_in'] / max(s['hands'], 1):.1%}; average winning bid "
           f"{s['bid_sum'] / max(played, 1):.1f}; made {s['made'] / max(played, 1):.1%}")
     print(f"wrote {out} and {out}.json")
+
+
+def _dd_trick(args: argparse.Namespace) -> int | None:
+    """``--dd TRICK``, checked against the variant's hand."""
+    if args.dd is not None and not 0 <= args.dd < args.variant.hand_size:
+        raise UserError(f"--dd is a trick number from 0 to {args.variant.hand_size - 1}")
+    return args.dd
 
 
 def _where(args: argparse.Namespace):
@@ -253,9 +260,7 @@ def _where(args: argparse.Namespace):
 
 def _stats(args: argparse.Namespace):
     from ..studies.tables import cached_stats, declarer_stats
-    dd = getattr(args, "dd", None)
-    if dd is not None and not 0 <= dd < args.variant.hand_size:
-        raise UserError(f"--dd is a trick number from 0 to {args.variant.hand_size - 1}")
+    dd = _dd_trick(args) if hasattr(args, "dd") else None
     if args.no_cache or dd is not None:
         return declarer_stats(args.variant, args.deals, args.seed, args.policy,
                               progress=not args.quiet, where=_where(args), dd_from=dd)
@@ -597,11 +602,32 @@ def cmd_dd(args: argparse.Namespace) -> None:
     print("  " + "   ".join(f"{c}: {x}" for c, x in r.values.items()))
 
 
+def cmd_strength(args: argparse.Namespace) -> None:
+    from ..studies.strength import strength
+    if args.policy == args.against:
+        raise UserError("--policy and --against name the same policy: nothing to compare")
+    if args.deals < 2:
+        raise UserError("--deals must be at least 2")
+    _dd_trick(args)
+    r = strength(args.variant, args.policy, args.against, args.deals, args.seed, _strategy(args.bidding),
+                 None if args.no_dd else (4 if args.dd is None else args.dd), _where(args), not args.quiet)
+    if args.json:
+        print(json.dumps(r, indent=2))
+        return
+    print(f"{r['policy']} against {r['against']}, {r['variant']}: {r['hands']:,} duplicate hands "
+          f"(seed {r['seed']}, bidding {r['bidding']}), {r['hands_per_s']:,.0f} hands/s")
+    print(f"  {r['policy']}'s side takes {r['diff']:+.2f} {r['scale']} more "
+          f"(s.e. {r['se']:.2f}; 95% interval {r['ci_low']:+.2f} to {r['ci_high']:+.2f})")
+    for name, x in r.get("dd_distance", {}).items():
+        print(f"  {name}'s side against double dummy from trick {r['dd_from']}: {x['mean']:+.2f} "
+              f"(95% interval {x['ci_low']:+.2f} to {x['ci_high']:+.2f})")
+
+
 COMMANDS: dict[str, Callable[[argparse.Namespace], None]] = {
     "variants": cmd_variants, "meld": cmd_meld, "odds": cmd_odds, "play": cmd_play,
     "simulate": cmd_simulate, "bid-table": cmd_bid_table, "bid-chart": cmd_bid_chart,
     "advise": cmd_advise, "compare": cmd_compare, "tournament": cmd_tournament,
-    "match": cmd_match, "calibrate": cmd_calibrate, "dd": cmd_dd,
+    "match": cmd_match, "calibrate": cmd_calibrate, "dd": cmd_dd, "strength": cmd_strength,
 }
 
 
@@ -756,6 +782,20 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--plot", help="write the calibration plot here (PNG)")
     add_cluster(s)
 
+    s = sub.add_parser("strength", help="one card-play policy against another on duplicate deals")
+    add_variant(s)
+    s.add_argument("--policy", choices=POLICIES, default="heuristic", help="the policy measured")
+    s.add_argument("--against", choices=POLICIES, default="random", help="the policy it plays against")
+    s.add_argument("--deals", type=int, default=2000)
+    s.add_argument("--seed", type=int, default=1)
+    s.add_argument("--bidding", default=None, help=f"bidding strategy of every seat (default {DEFAULTS})")
+    s.add_argument("--dd", type=int, metavar="TRICK",
+                   help="four-hand: the double-dummy yardstick from this trick (default 4)")
+    s.add_argument("--no-dd", action="store_true", help="skip the double-dummy yardstick (fast)")
+    s.add_argument("--json", action="store_true", help="keys policy, against, deals, diff, se, ...")
+    s.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    add_cluster(s)
+
     s = sub.add_parser("dd", help="double dummy: every card's exact value with all hands visible")
     s.add_argument("hands", nargs="*", help='each seat\'s cards, seat 0 first, e.g. "AS 9H" "TS KH" ...')
     add_variant(s)
@@ -813,7 +853,7 @@ def main(argv: list[str] | None = None) -> int:
             if getattr(args, name, None):
                 _check_writable(getattr(args, name))
         COMMANDS[args.command](args)
-    except (CardError, VariantError, UserError, StrategyError, AuctionError, CompareError) as e:
+    except (CardError, VariantError, UserError, StrategyError, AuctionError, CompareError, ClusterError) as e:
         print(f"pinochle-sim: error: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -1,9 +1,10 @@
 """Double-dummy play: the exact value of a position when every seat plays perfectly with all
-cards visible (issue 14, first part).
+cards visible (issue 14).
 
 The search itself is ``engine.search`` (MTD(f) over alpha-beta with a transposition table,
 equivalent cards merged, moves ordered); this module reads positions written out and says every
-card's value.
+card's value (:func:`double_dummy`) or a trick start's value for either side (:func:`trick_value`),
+and measures how far a card-play policy lands from double-dummy play (:func:`play_gap`).
 
 >>> r = double_dummy(["AS 9H", "TS KH", "QS JH", "KS QH"], "H", 0, "classic")
 >>> r.points, r.best, r.values   # cashing the ace gives the last trick away
@@ -51,11 +52,7 @@ def double_dummy(hands, trump: str | int, leader: int, v: Variant | str = "thous
 
     Every seat must hold as many cards as the others will after the trick is complete.
     """
-    v = variant(v) if isinstance(v, str) else v
-    tb = compile_variant(v)
-    if len(hands) != v.players:
-        raise ValueError(f"{v.name} has {v.players} seats: give {v.players} hands")
-    counts = [hand_counts(h) for h in hands]
+    v, tb, counts, h1, h2, t = _position(hands, trump, v)
     played = parse_cards(trick) if isinstance(trick, str) else [parse_cards([c])[0] if isinstance(c, str)
                                                                  else int(c) for c in trick]
     if len(played) >= v.players:
@@ -64,11 +61,6 @@ def double_dummy(hands, trump: str | int, leader: int, v: Variant | str = "thous
     after = [sizes[(leader + k) % v.players] - (0 if k < len(played) else 1) for k in range(v.players)]
     if len(set(after)) != 1:
         raise ValueError(f"hands of {sizes} cards cannot finish the trick evenly")
-    h1 = np.zeros(v.players, np.int64)
-    h2 = np.zeros(v.players, np.int64)
-    for s, c in enumerate(counts):
-        h1[s], h2[s] = to_masks(c)
-    t = parse_suit(trump) if isinstance(trump, str) else int(trump)
     lead, win, win_seat, table, pts = 0, -1, -1, 0, 0
     for k, card in enumerate(played):
         seat = (leader + k) % v.players
@@ -96,19 +88,23 @@ def trick_value(hands, trump: str | int, leader: int, v: Variant | str, seat: in
     >>> trick_value(["AS 9H", "TS KH", "QS JH", "KS QH"], "H", 0, "classic", 1)
     10
     """
+    v, tb, counts, h1, h2, t = _position(hands, trump, v)
+    if len({int(c.sum()) for c in counts}) != 1:
+        raise ValueError("at the start of a trick every hand holds as many cards")
+    return int(trick_start_value(h1, h2, leader, tb.team[seat], t, tb))
+
+
+def _position(hands, trump, v):
+    """The variant, its tables, each hand's counts and masks (h1, h2), and the trump's index."""
     v = variant(v) if isinstance(v, str) else v
-    tb = compile_variant(v)
     if len(hands) != v.players:
         raise ValueError(f"{v.name} has {v.players} seats: give {v.players} hands")
     counts = [hand_counts(h) for h in hands]
-    if len({int(c.sum()) for c in counts}) != 1:
-        raise ValueError("at the start of a trick every hand holds as many cards")
     h1 = np.zeros(v.players, np.int64)
     h2 = np.zeros(v.players, np.int64)
     for s, c in enumerate(counts):
         h1[s], h2[s] = to_masks(c)
-    t = parse_suit(trump) if isinstance(trump, str) else int(trump)
-    return int(trick_start_value(h1, h2, leader, tb.team[seat], t, tb))
+    return v, compile_variant(v), counts, h1, h2, parse_suit(trump) if isinstance(trump, str) else int(trump)
 
 
 def play_gap(v: Variant | str, deals: int, seed: int, dd_from: int = 4, policy: str = "heuristic",

@@ -66,7 +66,7 @@ def _frame(rows: np.ndarray, start: int, v: Variant) -> pd.DataFrame:
 
 def check_dd_from(v: Variant, dd_from: int | None) -> None:
     if dd_from is not None and not 0 <= dd_from < v.hand_size:
-        raise ValueError(f"--dd-from is a trick number from 0 to {v.hand_size - 1}")
+        raise ValueError(f"dd_from is a trick number from 0 to {v.hand_size - 1}")
 
 
 def chunk_rows(setup: Setup, dd_from: int | None, chunk: Chunk) -> tuple[np.ndarray, np.ndarray | None]:
@@ -91,6 +91,10 @@ def _frames(setup: Setup, run: Run, chunks: list[Chunk], dd_from: int | None,
         yield df
 
 
+def _desc(dd_from: int | None) -> str:
+    return "playing" if dd_from is None else "solving double dummy"
+
+
 def _chunks(setup: Setup, deals: int, seed: int, start: int, chunk: int, dd_from: int | None) -> list[Chunk]:
     if deals < 0 or seed < 0 or start < 0:
         raise ValueError("deals, seed and start must be >= 0")
@@ -110,7 +114,7 @@ def iter_play(v: Variant | str = "thousand", deals: int = 10_000, seed: int = 0,
     left and seconds to minutes from a full hand (see the README), so chunks are small."""
     setup = v if isinstance(v, Setup) else Setup(v, policy, bidding, forced_bidder)
     chunks = _chunks(setup, deals, seed, start, chunk, dd_from)
-    with Run(HERE, {}, "playing" if dd_from is None else "solving double dummy", progress) as run:
+    with Run(HERE, {}, _desc(dd_from), progress) as run:
         yield from _frames(setup, run, chunks, dd_from)
 
 
@@ -118,8 +122,9 @@ def play(v: Variant | str = "thousand", deals: int = 10_000, seed: int = 0, star
          policy: str | list[str] = "heuristic", bidding=None, progress: bool = False,
          forced_bidder: int = -1, dd_from: int | None = None, where: Where | None = None) -> pd.DataFrame:
     """Play ``deals`` deals; one row per deal (see :func:`columns`; in four-hand team 0 is seats
-    0 and 2, in three-hand each seat is its own side). ``where``: a Dask cluster for the chunks
-    of deals and whether the run can be resumed (:mod:`pinochle_sim.runs`).
+    0 and 2, in three-hand each seat is its own side). ``dd_from``: add ``dd_points`` (see
+    :func:`iter_play`). ``where``: a Dask cluster for the chunks of deals and whether the run can
+    be resumed (:mod:`pinochle_sim.runs`).
 
     >>> df = play("classic", deals=8, seed=1)
     >>> len(df), bool((df.points_0 + df.points_1)[~df.thrown_in].eq(250).all())
@@ -128,7 +133,7 @@ def play(v: Variant | str = "thousand", deals: int = 10_000, seed: int = 0, star
     setup = v if isinstance(v, Setup) else Setup(v, policy, bidding, forced_bidder)
     chunks = _chunks(setup, deals, seed, start, 1 << 18, dd_from)
     identity = {"command": "play", **setup.provenance(seed, deals, start), "dd_from": dd_from}
-    with Run(where, identity, "playing" if dd_from is None else "solving double dummy", progress) as run:
+    with Run(where, identity, _desc(dd_from), progress) as run:
         parts = list(_frames(setup, run, chunks, dd_from))
     return (pd.concat(parts, ignore_index=True) if parts
             else _frame(np.empty((0, len(COLUMNS)), np.int32), start, setup.variant))
@@ -155,7 +160,7 @@ def simulate(v: Variant | str, deals: int, seed: int, out: str | Path,
     t0 = time.perf_counter()
     summary = {"hands": 0, "thrown_in": 0, "made": 0, "bid_sum": 0}
     identity = {"command": "simulate", **meta, "chunk": chunks[0].count if chunks else 0}
-    with (Run(where, identity, "playing" if dd_from is None else "solving double dummy", progress) as run,
+    with (Run(where, identity, _desc(dd_from), progress) as run,
           atomic_write(out, "wb") as fh):
         writer = None
         try:

@@ -31,7 +31,7 @@ def endgame(v, rng, tricks):
 @pytest.mark.parametrize("name", list(PRESETS))
 def test_double_dummy_equals_exhaustive_minimax(name):
     v = PRESETS[name]
-    rng = random.Random(hash(name) % 1000)
+    rng = random.Random(sum(map(ord, name)))  # the same cases every run
     for case in range(30):
         tricks = 2 if case < 12 else 3 if case < 24 else 4
         hands, trick, leader, trump = endgame(v, rng, tricks)
@@ -43,6 +43,17 @@ def test_double_dummy_equals_exhaustive_minimax(name):
         fast = double_dummy([" ".join(h) for h in hands], trump, leader, v, trick, exact=False)
         assert (fast.points, sorted(fast.best)) == (got.points, sorted(got.best))
         assert all(x <= got.points for x in fast.values.values())
+
+
+def test_positions_that_shared_a_table_key():
+    """The first version keyed its table by (leader + 1) xor seat 0's mask, so seat 0 holding
+    TS AH with seat 0 to lead and seat 0 holding AS AH with seat 1 to lead (the rest alike)
+    collided; in this endgame TS came out 5 where exhaustive minimax says 4."""
+    hands = [["AS", "AH", "TS", "QH"], ["QD", "AS", "AC", "9H"], ["9S", "QC", "TH", "JS"]]
+    v = PRESETS["three-hand"]
+    want = naive_double_dummy(hands, [], 0, "S", v)
+    assert double_dummy([" ".join(h) for h in hands], "S", 0, v).values == want == {
+        "AS": 7, "TS": 4, "AH": 7, "QH": 4}
 
 
 def test_double_dummy_checks_its_input():

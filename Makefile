@@ -58,6 +58,7 @@ results: $(STAMP)
 	  $(BIN)/pinochle-sim calibrate --variant $$v --deals 200000 --seed 11 \
 	    --csv results/calibration_$$v.csv --plot results/calibration_$$v.png > results/calibration_$$v.txt || exit 1; \
 	done
+	$(BIN)/python scripts/play_strength.py --deals 2000 > /dev/null
 
 notebooks: $(STAMP)
 	$(BIN)/python scripts/run_notebooks.py

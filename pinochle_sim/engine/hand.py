@@ -308,6 +308,35 @@ def _record_many(seed, start, n, forced_bidder, tb, bd, policy, dealt, calls, pa
         play_deal(seed, start + d, forced_bidder, tb, bd, policy, w, rows[d])
 
 
+@pnjit
+def _declare_all(seed, start, n, tb, bd, policy, max_calls, rows):
+    """The declarer simulation: deals ``start .. start+n-1``, each dealt and valued once, then
+    declared by every seat in turn into ``rows[seat, d]``: the rows :func:`_play_many` gives with
+    that seat forced to declare, without dealing and melding the deal again for each seat."""
+    players = tb.rules[R.players]
+    for b in prange((n + BLOCK - 1) // BLOCK):
+        w = workspace(tb, max_calls)
+        hands = np.empty_like(w.hands)
+        melds = np.empty_like(w.melds)
+        for d in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
+            i = start + d
+            _deal(seed, i, tb, w.hands, w.deck)
+            value_hands(tb, bd, w.hands, w.melds, w.worth, w.trumps)
+            hands[:] = w.hands
+            melds[:] = w.melds
+            for seat in range(players):
+                if seat > 0:  # declaring changes the hands (passing, the kitty) and their meld
+                    w.hands[:] = hands
+                    w.melds[:] = melds
+                row = rows[seat, d]
+                row[:] = 0
+                row[DEALER] = i % players
+                row[BID_SITUATION] = -1
+                x = w.worth[seat, 0]
+                row[WORTH] = np.int32(round(x)) if np.isfinite(x) else -1
+                declare(i % players, seat, 0, w.trumps[seat], True, tb, policy, w, stream(seed, i, 1), row)
+
+
 @njit
 def dd_points(tb, w, row, dd_from):
     """The trick points of the bid winner's side in the hand just played into ``w`` and ``row``

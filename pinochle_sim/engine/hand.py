@@ -181,7 +181,6 @@ def play_deal(seed, i, forced_bidder, tb, bd, policy, w, row):
     dealer = i % rules[R.players]
     row[DEALER] = dealer
     _deal(seed, i, tb, w.hands, w.deck)
-    state = stream(seed, i, 1)
     value_hands(tb, bd, w.hands, w.melds, w.worth, w.trumps)
     thrown = False
     for p in range(rules[R.players]):
@@ -203,9 +202,17 @@ def play_deal(seed, i, forced_bidder, tb, bd, policy, w, row):
         row[TRUMP] = -1
         row[MADE] = -1
         return
+    _declare_seat(seed, i, bidder, bid, sit, forced_bidder >= 0, tb, policy, w, row)
+
+
+@ijit
+def _declare_seat(seed, i, bidder, bid, sit, forced, tb, policy, w, row):
+    """Deal ``i`` (dealt and valued into ``w``) from the contract of ``bidder`` at ``bid``, won
+    in auction situation ``sit``: what its strategy made of its hand, then :func:`declare`."""
     x = w.worth[bidder, max(sit, 0)]
     row[WORTH] = np.int32(round(x)) if np.isfinite(x) else -1
-    declare(dealer, bidder, bid, w.trumps[bidder], forced_bidder >= 0, tb, policy, w, state, row)
+    declare(i % tb.rules[R.players], bidder, bid, w.trumps[bidder], forced, tb, policy, w, stream(seed, i, 1),
+            row)
 
 
 @njit
@@ -332,9 +339,7 @@ def _declare_all(seed, start, n, tb, bd, policy, max_calls, rows):
                 row[:] = 0
                 row[DEALER] = i % players
                 row[BID_SITUATION] = -1
-                x = w.worth[seat, 0]
-                row[WORTH] = np.int32(round(x)) if np.isfinite(x) else -1
-                declare(i % players, seat, 0, w.trumps[seat], True, tb, policy, w, stream(seed, i, 1), row)
+                _declare_seat(seed, i, seat, 0, -1, True, tb, policy, w, row)
 
 
 @njit

@@ -122,6 +122,17 @@ def put_back(h1, h2, seat, card, two):
         h1[seat] ^= 1 << card
 
 
+@ijit
+def trick_step(card, seat, j, lead, win, win_seat, trump):
+    """The trick after ``seat`` plays ``card`` as its ``j``-th card: the suit led, the winning
+    card and its seat."""
+    if j == 0:
+        return SUIT[card], card, seat
+    if beats(card, win, trump):
+        return lead, card, seat
+    return lead, win, win_seat
+
+
 @njit
 def beats(card, win, trump):
     """Whether ``card`` played after ``win`` takes the lead of the trick."""
@@ -340,13 +351,7 @@ def play_tricks(hands, leader, trump, bidder_team, tb, policy, draw_trump_min, s
                 p2 |= bit
             p1 |= bit
             rec_cards[t, j] = card
-            if j == 0:
-                lead = SUIT[card]
-                win = card
-                win_seat = seat
-            elif beats(card, win, trump):
-                win = card
-                win_seat = seat
+            lead, win, win_seat = trick_step(card, seat, j, lead, win, win_seat, trump)
             p = points[RANK[card]]
             pts += p
             counters += p > 0

@@ -31,7 +31,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .._numba import ijit, njit
-from .play import RANK, SUIT, beats, legal_mask, lsb, put_back, suit_mask, take
+from .play import RANK, SUIT, beats, legal_mask, lsb, put_back, suit_mask, take, trick_step
 from .variants import R
 
 INF = 1 << 30
@@ -300,12 +300,7 @@ def search(h1, h2, pos, alpha, beta, trump, max_team, tb, sp):
             g = fr[d + 1]
             g[F_CARDS] = f[F_CARDS] - 1
             g[F_LEFT] = f[F_LEFT] - pts
-            if j == 0:
-                lead, win, ws = SUIT[card], card, seat
-            elif beats(card, f[F_WIN], trump):
-                lead, win, ws = f[F_LEAD], card, seat
-            else:
-                lead, win, ws = f[F_LEAD], f[F_WIN], f[F_WS]
+            lead, win, ws = trick_step(card, seat, j, f[F_LEAD], f[F_WIN], f[F_WS], trump)
             if j == players - 1:  # the trick is complete
                 taken = f[F_POT] + pts + (last if g[F_CARDS] == 0 else 0)
                 gain = taken if team[ws] == max_team else 0
@@ -372,7 +367,6 @@ def mtd(h1, h2, pos, lower, upper, guess, unit, trump, max_team, tb, sp):
     way = 0
     while lower < upper:
         g = search(h1, h2, pos, b - 1, b, trump, max_team, tb, sp)
-
         now = -1 if g < b else 1
         if now < 0:
             upper = g
@@ -408,12 +402,7 @@ def solve_moves(h1, h2, pos, exact, trump, tb, out):
         card = order[m]
         two = take(h1, h2, seat, card)
         pts = points[RANK[card]]
-        if j == 0:
-            nl, nw, ns = SUIT[card], card, seat
-        elif beats(card, win, trump):
-            nl, nw, ns = lead, card, seat
-        else:
-            nl, nw, ns = lead, win, win_seat
+        nl, nw, ns = trick_step(card, seat, j, lead, win, win_seat, trump)
         if j == players - 1:
             taken = pot + pts + (last if cards == 1 else 0)
             gain = taken if team[ns] == max_team else 0

@@ -19,7 +19,7 @@ import numpy as np
 
 from ..engine.cards import card_name, hand_counts, parse_cards, parse_suit
 from ..engine.hand import side_of
-from ..engine.play import RANK, SUIT, beats, to_masks
+from ..engine.play import RANK, to_masks, trick_step
 from ..engine.search import Position, solve_moves, trick_start_value
 from ..engine.variants import Variant, compile_variant, variant
 
@@ -63,11 +63,7 @@ def double_dummy(hands, trump: str | int, leader: int, v: Variant | str = "thous
         raise ValueError(f"hands of {sizes} cards cannot finish the trick evenly")
     lead, win, win_seat, table, pts = 0, -1, -1, 0, 0
     for k, card in enumerate(played):
-        seat = (leader + k) % v.players
-        if k == 0:
-            lead, win, win_seat = int(SUIT[card]), card, seat
-        elif beats(card, win, t):
-            win, win_seat = card, seat
+        lead, win, win_seat = (int(x) for x in trick_step(card, (leader + k) % v.players, k, lead, win, win_seat, t))
         table |= 1 << card
         pts += int(tb.card_points[RANK[card]])
     seat = (leader + len(played)) % v.players

@@ -30,8 +30,9 @@ except PackageNotFoundError:  # running from a source tree without installing
 
 #: Every module by its short name, and the layer it lives in.
 LAYERS = {
-    "engine": ("cards", "variants", "melds", "deal", "meld", "auction", "passing", "play",
-               "scoring", "search", "hand"),
+    "engine": ("cards", "variants", "melds", "deal", "meld", "auction", "passing", "play", "knowledge",
+               "search", "pimc", "tricks",
+               "scoring", "hand"),
     "studies": ("strategies", "simulate", "tables", "compare", "match", "stats", "odds", "advise",
                 "dd"),
     "present": ("cli", "plots", "report", "records", "explore"),

@@ -134,3 +134,17 @@ def test_cli_tables(tmp_path, capsys):
     assert (tmp_path / "c" / "bid_table.csv").exists() and not (tmp_path / "c" / "bid_chart.png").exists()
     assert main(["bid-chart", *args, "--format", "gif"]) == 2
     assert main(["bid-table", *args, "--confidence", "1.5"]) == 2
+
+
+def test_bid_chart_under_another_play_sits_beside_the_default(tmp_path, capsys):
+    """Issue 15: a chart under pimc lands beside the default one, named and captioned by its play."""
+    out = tmp_path / "c"
+    args = ["--variant", "modern", "--deals", "1000", "--seed", "2", "--quiet", "--no-cache", "--out", str(out)]
+    assert main(["bid-chart", *args, "--format", "json,csv"]) == 0
+    assert main(["bid-chart", *args, "--policy", "pimc:worlds=2", "--format", "json,csv"]) == 0
+    names = {p.name for p in out.iterdir()}
+    assert {"bid_table.csv", "metadata.json", "bid_table_pimc-worlds-2.csv", "metadata_pimc-worlds-2.json"} <= names
+    assert "auction_model_pimc-worlds-2.csv" not in names  # the auction model does not depend on the play
+    meta = json.loads((out / "metadata_pimc-worlds-2.json").read_text())
+    assert meta["play_policy"] == "pimc:worlds=2"
+    assert json.loads((out / "metadata.json").read_text())["play_policy"] == "contract"

@@ -25,7 +25,10 @@ from .deal import BLOCK, deal_around, deal_one, stream
 from .meld import hand_meld_all_trumps
 from .melds import DIX
 from .passing import discard, pass_cards, sure_sweep
-from .play import MAX_TRICKS, POLICIES, play_tricks, to_masks
+from .knowledge import new_seen, start_seen
+from .pimc import new_scratch
+from .play import to_masks
+from .tricks import CONTRACT, DEFAULT_POLICY, MAX_TRICKS, play_tricks, policy_row
 from .scoring import banked_meld, score_hand, score_playing_1000
 from .search import trick_start_value
 from .variants import R, Variant, band_width, compile_variant
@@ -103,6 +106,8 @@ class Work(NamedTuple):
     score: np.ndarray      # int64[sides]
     h1: np.ndarray         # int64[seats]: scratch of the trick play
     h2: np.ndarray
+    seen: tuple            # knowledge.Seen: what each seat knows during the play
+    pimc: tuple            # pimc.Scratch: the sampling player's memory
 
 
 @njit
@@ -116,14 +121,14 @@ def workspace(tb, max_calls):
                 np.empty((seats, 4), np.int32), np.empty((seats, N_SITUATIONS), np.float64),
                 np.empty(seats, np.int64), np.empty((3, sides), np.int64), np.empty(sides, np.int64),
                 np.empty(sides, np.int64), np.empty(sides, np.int64), np.empty(seats, np.int64),
-                np.empty(seats, np.int64))
+                np.empty(seats, np.int64), new_seen(seats), new_scratch(seats))
 
 
 @njit
 def with_record(w, calls, passes, tricks, tinfo):
     """``w`` writing its hand record into the given arrays."""
     return Work(w.hands, w.deck, calls, passes, tricks, tinfo, w.melds, w.worth, w.trumps, w.team,
-                w.team_meld, w.team_dix, w.score, w.h1, w.h2)
+                w.team_meld, w.team_dix, w.score, w.h1, w.h2, w.seen, w.pimc)
 
 
 @ijit
@@ -278,8 +283,14 @@ def declare(dealer, bidder, bid, trump, forced, tb, policy, w, state, row):
         w.team_meld[tb.team[p]] += m
         w.team_dix[tb.team[p]] += mv[DIX, hands[p, 6 * trump + NINE]]
     leader = bidder if rules[R.first_lead] == 0 else (dealer + 1) % players
+    knows = False
+    for p in range(players):
+        knows |= policy[p, 0] >= CONTRACT
+    if knows:
+        start_seen(w.seen, hands, trump, bidder, w.passes, tb, bid, w.team_meld[bt], bt if sweep else -1,
+                   w.pimc.values)
     play_tricks(hands, leader, trump, bt, tb, policy, DRAW_TRUMP_MIN, state, w.tricks, w.tinfo,
-                w.team, w.h1, w.h2, partner if sweep else -1)
+                w.team, w.h1, w.h2, w.seen, w.pimc, partner if sweep else -1)
     if sweep:
         made = score_playing_1000(bt, w.team_meld, w.team[0], w.team[2], w.score)
     else:
@@ -457,14 +468,13 @@ def max_calls(v: Variant) -> int:
 
 
 def policy_codes(v: Variant, policy: str | list[str]) -> tuple[list[str], np.ndarray]:
-    """The play policy of every seat: one name for all, or one per seat (names, kernel codes)."""
+    """The play policy of every seat: one name for all, or one per seat (names as written
+    canonically, kernel rows: ``tricks.policy_row``)."""
     names = [policy] * v.players if isinstance(policy, str) else list(policy)
-    for name in names:
-        if name not in POLICIES:
-            raise ValueError(f"unknown play policy {name!r}; valid: {', '.join(POLICIES)}")
     if len(names) != v.players:
         raise ValueError(f"give one play policy, or one for each of the {v.players} seats")
-    return names, np.array([POLICIES.index(n) for n in names], np.int64)
+    rows = [policy_row(n) for n in names]
+    return [r[0] for r in rows], np.array([r[1] for r in rows], np.int64)
 
 
 def fixed_bidding(v: Variant, weight: float = 0.0, limits: np.ndarray | None = None) -> Bidding:
@@ -477,7 +487,7 @@ def fixed_bidding(v: Variant, weight: float = 0.0, limits: np.ndarray | None = N
     return Bidding(np.full(v.players, float(weight)), table, np.zeros(v.players), band_width(v))
 
 
-def loop_args(v: Variant, bidding: Bidding, policy: str | list[str] = "heuristic",
+def loop_args(v: Variant, bidding: Bidding, policy: str | list[str] = DEFAULT_POLICY,
               forced_bidder: int = -1) -> tuple:
     """The leading arguments of :func:`_play_many` (and ``max_calls`` after them): the forced
     bidder, the variant's tables, the seats' bidding and play policies."""

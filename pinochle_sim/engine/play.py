@@ -1,6 +1,6 @@
-"""Trick play: the legal cards under a variant's obligations, who wins a trick, the card-play
-policies (``random`` and ``heuristic``) and the tricks of a hand (twelve of four cards, or
-fifteen of three in three-hand).
+"""Trick play: the legal cards under a variant's obligations, who wins a trick, and the plain
+card-play policies (``random`` and ``heuristic``) on which ``tricks`` (the tricks of a hand,
+every policy) builds.
 
 Inside the kernels a hand is two 24-bit masks over the kinds: ``h1`` (at least one copy) and
 ``h2`` (both copies), so that the legal cards are a handful of bit operations. Identical cards
@@ -30,14 +30,9 @@ from __future__ import annotations
 import numpy as np
 
 from .._numba import ijit, njit
-from .cards import COPIES, N_KINDS, parse_cards, parse_suit
+from .cards import N_KINDS, parse_cards, parse_suit
 from .deal import below
-from .variants import R
 
-POLICIES = ("random", "heuristic")
-RANDOM, HEURISTIC = range(len(POLICIES))
-MAX_TRICKS = 16  # room in a hand record for the longest hand (15 tricks in three-hand)
-TRUMPS_IN_DECK = 6 * COPIES
 ALL = (1 << N_KINDS) - 1
 _DEBRUIJN = 0x077CB531
 _DEBRUIJN_TABLE = np.array([0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8, 31, 27, 13,
@@ -221,8 +216,9 @@ def _better_gift(a, b, trump, points, unseen):
 
 
 @njit
-def choose_lead(h1, h2, unseen, trump, declaring, points, draw_trump_min):
-    """The heuristic's lead (see the module docstring)."""
+def choose_lead(h1, h2, unseen, trump, declaring, points, draw_trump_min, ruff):
+    """The heuristic's lead (see the module docstring); no boss card is cashed in the suits of
+    ``ruff`` (a bit per suit: an opponent is known to be void there and may hold trump)."""
     tm = h1 & suit_mask(trump)
     n_trump = popcount(tm) + popcount(h2 & suit_mask(trump))
     if declaring and n_trump >= draw_trump_min and (unseen & suit_mask(trump)):
@@ -231,7 +227,7 @@ def choose_lead(h1, h2, unseen, trump, declaring, points, draw_trump_min):
     best = -1
     for s in range(4):
         m = h1 & suit_mask(s)
-        if s != trump and m:
+        if s != trump and m and not (ruff >> s) & 1:
             k = lsb(m)
             if _boss(k, unseen) and (best < 0 or points[RANK[k]] > points[RANK[best]]):
                 best = k
@@ -250,12 +246,19 @@ def choose_lead(h1, h2, unseen, trump, declaring, points, draw_trump_min):
 
 
 @njit
-def choose_follow(legal, unseen, trump, last, win, partner_winning, points):
-    """The heuristic's card when following (``last``: the trick's last card; see the module
-    docstring)."""
+def partner_safe(unseen, last, win, partner_winning):
+    """The plain heuristic's test that its partner's winning card will hold: it is the trick's
+    last card, or nobody can beat it in its suit."""
+    return partner_winning and (last or _boss(win, unseen))
+
+
+@njit
+def choose_follow(legal, unseen, trump, last, win, safe, points):
+    """The heuristic's card when following (``last``: the trick's last card; ``safe``: its
+    partner is winning and will keep the trick; see the module docstring)."""
     best = -1
     x = legal
-    if partner_winning and (last or _boss(win, unseen)):
+    if safe:
         while x:
             k = lsb(x)
             x &= x - 1
@@ -277,96 +280,6 @@ def choose_follow(legal, unseen, trump, last, win, partner_winning, points):
     if cheapest >= 0:
         return cheapest if last or cheapest_boss < 0 else cheapest_boss
     return best
-
-
-# ------------------------------------------------------------------------------------------
-# The tricks of a hand.
-
-@njit
-def play_tricks(hands, leader, trump, bidder_team, tb, policy, draw_trump_min, state, rec_cards,
-                rec_info, team, h1, h2, sitter=-1):
-    """Play out ``hands`` (int8[seats, 24] count vectors, left unchanged) from ``leader`` under
-    variant ``tb`` (``variants.Tables``: its obligations, card points, seats and sides).
-
-    Each trick is written to ``rec_cards[t]`` (kinds from the leader on; -1 in the slots of
-    seats that do not play: a fourth slot in three-hand, a ``sitter``) and ``rec_info[t]``
-    (leader, winner, points with the last-trick bonus); ``team[0..2, side]`` receive each
-    side's trick points, tricks and counters (cards worth points). ``h1``, ``h2``
-    (int64[seats]) are scratch. Returns the random state.
-
-    With a ``sitter`` (seed 004's "playing 1000") its partner, the bidder, follows its sure plan
-    whatever its policy: it leads trumps from the top as many times as there are trumps it
-    lacks, then every other card from the top of its suit (``passing.sure_sweep`` checks that
-    this plan cannot lose a trick).
-    """
-    rules = tb.rules
-    points = tb.card_points
-    must_head, must_trump, must_overtrump = rules[R.must_head], rules[R.must_trump], rules[R.must_overtrump]
-    seats = rules[R.players]
-    n_tricks = rules[R.hand_size]
-    for p in range(seats):
-        h1[p], h2[p] = to_masks(hands[p])
-    p1 = 0  # kinds played at least once, and twice
-    p2 = 0
-    sweeper = tb.partner[sitter] if sitter >= 0 else -1
-    trump_leads = 0
-    if sweeper >= 0:
-        trump_leads = (TRUMPS_IN_DECK - popcount(h1[sweeper] & suit_mask(trump))
-                       - popcount(h2[sweeper] & suit_mask(trump)))
-    players = seats - 1 if sitter >= 0 else seats
-    for t in range(n_tricks):
-        lead = 0
-        win = -1
-        win_seat = -1
-        pts = 0
-        counters = 0
-        rec_cards[t, :] = -1
-        j = 0
-        for k in range(seats):
-            seat = (leader + k) % seats
-            if seat == sitter:
-                continue
-            legal = legal_mask(h1[seat], j, lead, win, trump, must_head, must_trump, must_overtrump)
-            if seat == sweeper and j == 0:
-                trumps = h1[seat] & suit_mask(trump)
-                others = h1[seat] & ~suit_mask(trump)
-                if trump_leads > 0 and trumps:
-                    card = lsb(trumps)
-                    trump_leads -= 1
-                else:
-                    card = lsb(others) if others else lsb(trumps)
-            elif policy[seat] == RANDOM:
-                state, card = pick_random(h1[seat], h2[seat], legal, state)
-            else:
-                unseen = ALL & ~(h2[seat] | p2 | (h1[seat] & p1))
-                if j == 0:
-                    card = choose_lead(h1[seat], h2[seat], unseen, trump, tb.team[seat] == bidder_team,
-                                       points, draw_trump_min)
-                else:
-                    card = choose_follow(legal, unseen, trump, j == players - 1, win,
-                                         win_seat == tb.partner[seat], points)
-            take(h1, h2, seat, card)
-            bit = 1 << card
-            if p1 & bit:
-                p2 |= bit
-            p1 |= bit
-            rec_cards[t, j] = card
-            lead, win, win_seat = trick_step(card, seat, j, lead, win, win_seat, trump)
-            p = points[RANK[card]]
-            pts += p
-            counters += p > 0
-            j += 1
-        if t == n_tricks - 1:
-            pts += rules[R.last_trick]
-        rec_info[t, 0] = leader
-        rec_info[t, 1] = win_seat
-        rec_info[t, 2] = pts
-        side = tb.team[win_seat]
-        team[0, side] += pts
-        team[1, side] += 1
-        team[2, side] += counters
-        leader = win_seat
-    return state
 
 
 def legal_plays(hand, trick, trump, v="thousand") -> list[str]:

@@ -379,14 +379,14 @@ def mtd(h1, h2, pos, lower, upper, guess, unit, trump, max_team, tb, sp):
 
 
 @njit
-def solve_moves(h1, h2, pos, exact, trump, tb, out):
+def solve_moves(h1, h2, pos, exact, trump, tb, out, sp):
     """The value of position ``pos`` for the side of its seat to play; ``out[kind]`` receives each
     legal card's value (-1: not a legal card). With ``exact`` every value is exact; without it
     only the best cards' are, the others hold a bound under it (a card as good as the best is
-    exact). One table serves every card."""
+    exact). One table (``sp``, from :func:`new_space`) serves every card; it may carry over to
+    other positions solved for the same seat's side (the sampling player's worlds)."""
     rules, points, team = tb.rules, tb.card_points, tb.team
     seat, j, lead, win, win_seat, table, pot, cards, left = pos
-    sp = new_space(cards)
     players = h1.shape[0]
     last = rules[R.last_trick]
     max_team = team[seat]

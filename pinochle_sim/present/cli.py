@@ -20,7 +20,7 @@ from ..studies.advise import AuctionError
 from ..engine.cards import CardError, hand_counts
 from ..files import atomic_write
 from ..runs import ClusterError
-from ..engine.play import POLICIES
+from ..engine.tricks import DEFAULT_POLICY, POLICIES, POLICY_OPTIONS, policy_row
 from ..studies.strategies import DEFAULT_BIDDING, DEFAULT_BIDDING_ALONE, StrategyError, strategy
 from ..engine.variants import DEFAULT, PRESETS, SEED, VariantError, format_value, variant
 
@@ -638,6 +638,18 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"pinochle-sim: error: {message} (see pinochle-sim --help)\n")
 
 
+def _policy(text: str) -> str:
+    """A card-play policy argument, ``NAME[:option=value,...]``, in its canonical spelling."""
+    try:
+        return policy_row(text.strip())[0]
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+POLICY_HELP = (f"card-play policy: {', '.join(POLICIES)} (default {DEFAULT_POLICY}); pimc takes "
+               + ",".join(f"{k}=N" for k in POLICY_OPTIONS["pimc"]) + " (e.g. pimc:worlds=80)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="pinochle-sim", description=(
         "Monte Carlo bidding analysis for Pinochle: four-hand partnerships and three-hand."))
@@ -687,8 +699,7 @@ def build_parser() -> argparse.ArgumentParser:
         add_variant(sp)
         sp.add_argument("--deals", type=int, default=deals)
         sp.add_argument("--seed", type=int, default=1)
-        sp.add_argument("--policy", choices=POLICIES, default="heuristic",
-                        help="card-play policy of every seat (default heuristic)")
+        sp.add_argument("--policy", type=_policy, default=DEFAULT_POLICY, help=POLICY_HELP + " of every seat")
         if bidding:
             sp.add_argument("--bidding", default=None,
                             help=f"bidding strategy of every seat (default {DEFAULTS}; see tournament)")
@@ -739,7 +750,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("variants", nargs="+", help="variants NAME[:opt=value,...]; the first is the baseline")
     s.add_argument("--deals", type=int, default=200_000)
     s.add_argument("--seed", type=int, default=1)
-    s.add_argument("--policy", choices=POLICIES, default="heuristic")
+    s.add_argument("--policy", type=_policy, default=DEFAULT_POLICY, help=POLICY_HELP)
     s.add_argument("--json", action="store_true", help="one row per (variant, metric)")
     s.add_argument("--csv", help="write the table here")
     s.add_argument("--plot", help="write a forest plot of the differences here (PNG)")
@@ -758,7 +769,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "meld+20, tricks")
     s.add_argument("--matches", type=int, default=2000, help="duplicate pairs per pairing")
     s.add_argument("--seed", type=int, default=1)
-    s.add_argument("--policy", choices=POLICIES, default="heuristic")
+    s.add_argument("--policy", type=_policy, default=DEFAULT_POLICY, help=POLICY_HELP)
     s.add_argument("--json", action="store_true")
     s.add_argument("--csv", help="write the pairings table here")
     s.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
@@ -771,7 +782,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--team0", help=f"bidding strategy of seats 0 and 2, three-hand: seat 0 (default {DEFAULTS})")
     s.add_argument("--team1", help="bidding strategy of seats 1 and 3, three-hand: seat 1")
     s.add_argument("--team2", help="three-hand: bidding strategy of seat 2")
-    s.add_argument("--policy", choices=POLICIES, default="heuristic")
+    s.add_argument("--policy", type=_policy, default=DEFAULT_POLICY, help=POLICY_HELP)
     s.add_argument("--show", action="store_true", help="every hand in full")
 
     s = sub.add_parser("calibrate", help="does the bid table's 70%% mean 70%%? (in real auctions)")
@@ -784,8 +795,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("strength", help="one card-play policy against another on duplicate deals")
     add_variant(s)
-    s.add_argument("--policy", choices=POLICIES, default="heuristic", help="the policy measured")
-    s.add_argument("--against", choices=POLICIES, default="random", help="the policy it plays against")
+    s.add_argument("--policy", type=_policy, default=DEFAULT_POLICY, help="the policy measured; " + POLICY_HELP)
+    s.add_argument("--against", type=_policy, default="heuristic",
+                   help="the policy it plays against (default heuristic)")
     s.add_argument("--deals", type=int, default=2000)
     s.add_argument("--seed", type=int, default=1)
     s.add_argument("--bidding", default=None, help=f"bidding strategy of every seat (default {DEFAULTS})")

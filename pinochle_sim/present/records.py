@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..engine.cards import RANKS, SUITS, card_name, format_hand, format_kinds
-from ..engine.play import MAX_TRICKS
+from ..engine.tricks import DEFAULT_POLICY, MAX_TRICKS
 from ..engine.hand import (BID, BIDDER, CALLS, COLUMNS, DEALER, MELD0, PLAYING_1000, SCORE0, THROWN, TRUMP,
                            _record_many)
 from ..studies.match import MAX_HANDS, _end_rules, game_over
@@ -24,7 +24,7 @@ from ..engine.variants import Variant, variant
 
 
 def records(v: Variant | str = "thousand", deals: int = 10, seed: int = 0, start: int = 0,
-            policy: str | list[str] = "heuristic", bidding=None) -> list[dict]:
+            policy: str | list[str] = DEFAULT_POLICY, bidding=None) -> list[dict]:
     """The hand records of deals ``start .. start+deals-1``.
 
     >>> r = records("classic-pass4", deals=1, seed=1)[0]
@@ -151,7 +151,7 @@ def show_record(rec: dict, v: Variant | None = None) -> str:
 # One match, hand by hand.
 
 def match_hands(v: Variant | str, seed: int, *sides: str | Strategy, m: int = 0,
-                policy: str = "heuristic") -> list[dict]:
+                policy: str = DEFAULT_POLICY) -> list[dict]:
     """The hand records of match ``m``, one bidding strategy per side (None or none given: the
     variant's default), each record with the running ``totals`` after it."""
     v = variant(v) if isinstance(v, str) else v

@@ -2,11 +2,13 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import tempfile
 import time
 from pathlib import Path
 
+from ..engine.tricks import DEFAULT_POLICY
 from ..studies.strategies import default_bidding, strategy
 from ..studies.tables import (CONFIDENCES, DeclarerStats, auction_summary, auction_table, bid_table, partner_adds,
                      rule_of_thumb, rule_text)
@@ -18,7 +20,9 @@ def write_bid_chart(stats: DeclarerStats, out: str | Path, formats=FORMATS,
                     confidence: float = 0.67) -> list[Path]:
     """Write the bid chart's pictures (png), tables (csv) and metadata (json) into ``out``.
 
-    Files appear only once all are written (they are staged in a temporary folder first).
+    Files appear only once all are written (they are staged in a temporary folder first). Under
+    a card play other than the default their names end in it (``bid_chart_pimc.png`` beside
+    ``bid_chart.png``), and the auction model's files, which do not depend on it, are left out.
     """
     from .. import plots
     unknown = set(formats) - set(FORMATS)
@@ -27,14 +31,16 @@ def write_bid_chart(stats: DeclarerStats, out: str | Path, formats=FORMATS,
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     t0 = time.perf_counter()
+    tag = "" if stats.policy == DEFAULT_POLICY else "_" + re.sub(r"[^A-Za-z0-9]+", "-", stats.policy)
     with tempfile.TemporaryDirectory(dir=out, prefix=".staging-") as tmp:
         stage = Path(tmp)
         default = default_bidding(stats.variant)
         model = strategy(default).model(stats.variant)  # the default bidding's auction model
         if "png" in formats:
-            plots.save(plots.auction_curves(model, plots.caption(stats).replace(
-                f"{stats.deals:,} deals x {stats.variant.players} declarers", "auctions of the default bidding")),
-                stage / "auction_chart.png")
+            if not tag:
+                plots.save(plots.auction_curves(model, plots.caption(stats).replace(
+                    f"{stats.deals:,} deals x {stats.variant.players} declarers", "auctions of the default bidding")),
+                    stage / "auction_chart.png")
             plots.save(plots.bid_heatmap(stats, confidence), stage / "bid_chart.png")
             plots.save(plots.bid_heatmap(stats, confidence, by="trumps"), stage / "bid_chart_trumps.png")
             plots.save(plots.make_curves(stats), stage / "p_make.png")
@@ -44,7 +50,8 @@ def write_bid_chart(stats: DeclarerStats, out: str | Path, formats=FORMATS,
                              ("trumps", "bid_table_trumps.csv")):
                 bid_table(stats, by).to_csv(stage / name, float_format="%.6g")
             rule_of_thumb(stats).to_csv(stage / "rule_of_thumb.csv", float_format="%.6g")
-            auction_table(model).to_csv(stage / "auction_model.csv", index=False, float_format="%.6g")
+            if not tag:
+                auction_table(model).to_csv(stage / "auction_model.csv", index=False, float_format="%.6g")
             auction_summary(model, stats, seed=stats.seed).to_csv(stage / "auction_winners.csv", index=False,
                                                            float_format="%.6g")
             partner_adds(stats).to_csv(stage / "partner_adds.csv", float_format="%.6g")
@@ -62,7 +69,7 @@ def write_bid_chart(stats: DeclarerStats, out: str | Path, formats=FORMATS,
             (stage / "metadata.json").write_text(json.dumps(meta, indent=2, default=float))
         written = []
         for f in sorted(stage.iterdir()):
-            target = out / f.name
+            target = out / f"{f.stem}{tag}{f.suffix}"
             shutil.move(str(f), target)
             written.append(target)
     return written

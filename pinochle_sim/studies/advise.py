@@ -29,6 +29,7 @@ from .stats import t975, wilson
 from .tables import recommended_bid
 from .strategies import default_bidding, strategy
 from ..engine.variants import Variant, variant
+from ..engine.tricks import DEFAULT_POLICY
 
 
 class AuctionError(ValueError):
@@ -70,7 +71,7 @@ ADVISE_CHUNK = 4096
 
 
 def simulate_hand(hand, v: Variant | str = "thousand", deals: int | np.ndarray = 10_000, seed: int = 1,
-                  policy: str = "heuristic", dealer: int | None = None,
+                  policy: str = DEFAULT_POLICY, dealer: int | None = None,
                   trumps: tuple[int, ...] = (0, 1, 2, 3), run: Run | None = None) -> np.ndarray:
     """Summary rows of ``deals`` deals (a count, or the deal numbers) with seat 0 holding ``hand``
     and declaring in each of ``trumps`` (-1: the trump it names, after the kitty where there is
@@ -109,7 +110,7 @@ def _bid_chances(total: np.ndarray, ok: np.ndarray, bids: np.ndarray) -> np.ndar
 
 
 def advise(hand, v: Variant | str = "thousand", deals: int = 10_000, seed: int = 1,
-           confidence: float = 0.67, policy: str = "heuristic", dealer: int | None = None,
+           confidence: float = 0.67, policy: str = DEFAULT_POLICY, dealer: int | None = None,
            auction: str | None = None, model=None, where: Where | None = None) -> dict:
     """Advice for one hand, from ``deals`` simulated deals of the other cards.
 

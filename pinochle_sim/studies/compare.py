@@ -32,6 +32,7 @@ from .stats import holm, mean_se, paired
 from .tables import MAX_CARDS, N_BANDS, cached_stats, recommended_grid
 from .strategies import DEFAULT_BIDDING, default_bidding, strategy
 from ..engine.variants import Variant, variant
+from ..engine.tricks import DEFAULT_POLICY
 
 class CompareError(ValueError):
     """Variants that cannot be compared on the same deals: the message says why."""
@@ -125,7 +126,7 @@ def metric_chunk(v: Variant, setups: list[Setup], rec: np.ndarray, band: int, ch
         }
 
 
-def metric_values(v: Variant, deals: int, seed: int, policy: str = "heuristic",
+def metric_values(v: Variant, deals: int, seed: int, policy: str = DEFAULT_POLICY,
                   start: int = 0, table_deals: int = 100_000, bidding=None, run: Run | None = None,
                   chunk: int = 1 << 16) -> dict[str, np.ndarray]:
     """Per-deal values of every metric of ``METRICS`` for variant ``v`` (NaN where undefined),
@@ -145,7 +146,7 @@ def metric_values(v: Variant, deals: int, seed: int, policy: str = "heuristic",
 
 
 def compare(variants: list[Variant | str], deals: int = 100_000, seed: int = 0,
-            policy: str = "heuristic", progress: bool = False, table_deals: int = 100_000,
+            policy: str = DEFAULT_POLICY, progress: bool = False, table_deals: int = 100_000,
             bidding=None, where: Where | None = None) -> Comparison:
     """Compare variants on the same deals; the first is the baseline. Every seat bids by
     ``bidding`` (default: the toolkit's default strategy, which adapts to each variant's rules,

@@ -20,8 +20,9 @@ import numpy as np
 from ..engine.cards import card_name, hand_counts, parse_cards, parse_suit
 from ..engine.hand import side_of
 from ..engine.play import RANK, to_masks, trick_step
-from ..engine.search import Position, solve_moves, trick_start_value
+from ..engine.search import Position, new_space, solve_moves, trick_start_value
 from ..engine.variants import Variant, compile_variant, variant
+from ..engine.tricks import DEFAULT_POLICY
 
 @dataclass(frozen=True)
 class DoubleDummy:
@@ -71,7 +72,7 @@ def double_dummy(hands, trump: str | int, leader: int, v: Variant | str = "thous
     cards = sum(sizes)
     left = sum(int(tb.card_points[k % 6]) * int(c[k]) for c in counts for k in range(24))
     best = solve_moves(h1, h2, Position(seat, len(played), lead, win, win_seat, table, pts, cards, left),
-                       exact, t, tb, out)
+                       exact, t, tb, out, new_space(cards))
     values = {card_name(k): int(out[k]) for k in range(24) if out[k] >= 0}
     return DoubleDummy(seat, int(best), [c for c, x in values.items() if x == best], values)
 
@@ -103,7 +104,7 @@ def _position(hands, trump, v):
     return v, compile_variant(v), counts, h1, h2, parse_suit(trump) if isinstance(trump, str) else int(trump)
 
 
-def play_gap(v: Variant | str, deals: int, seed: int, dd_from: int = 4, policy: str = "heuristic",
+def play_gap(v: Variant | str, deals: int, seed: int, dd_from: int = 4, policy: str = DEFAULT_POLICY,
              bidding=None, progress: bool = False) -> dict:
     """How far ``policy`` play lands from double-dummy play, on the contracts of ``deals`` deals:
     each deal is played by ``policy`` (every seat), and solved with every seat playing perfectly

@@ -32,6 +32,7 @@ from ..engine.hand import BID, BIDDER, COLUMNS, MADE, SCORE0, THROWN, play_deal,
 from .simulate import Setup
 from .strategies import Strategy, strategy
 from ..engine.variants import BOTH_PAST, R, Variant, variant
+from ..engine.tricks import DEFAULT_POLICY
 
 _N_COLUMNS = len(COLUMNS)
 MAX_HANDS = 256  # a match still undecided after this many hands is a draw (none seen so far)
@@ -138,7 +139,7 @@ MATCH_CHUNK = 2048
 
 
 def play_matches(v: Variant | str, *sides: Strategy | str, matches: int = 1, seed: int = 0,
-                 start: int = 0, policy: str = "heuristic", run: Run | None = None,
+                 start: int = 0, policy: str = DEFAULT_POLICY, run: Run | None = None,
                  tag: str = "") -> pd.DataFrame:
     """Play ``matches`` matches, one strategy per side: in four-hand the first in seats 0 and 2,
     the second in 1 and 3; in three-hand one per seat. ``run``: where the chunks of matches go
@@ -201,7 +202,7 @@ class Pairing:
 
 
 def duplicate(v: Variant | str, a: str | Strategy, b: str | Strategy, matches: int, seed: int = 0,
-              policy: str = "heuristic", run: Run | None = None) -> Pairing:
+              policy: str = DEFAULT_POLICY, run: Run | None = None) -> Pairing:
     """``matches`` duplicate pairs of matches between strategies ``a`` and ``b``."""
     sa, sb = strategy(a), strategy(b)
     return Pairing(sa.spec, sb.spec,
@@ -307,7 +308,7 @@ class RoundTable:
 
 
 def round_table(v: Variant, strats: list[Strategy], matches: int, seed: int = 0,
-                policy: str = "heuristic", progress: bool = False, run: Run | None = None) -> RoundTable:
+                policy: str = DEFAULT_POLICY, progress: bool = False, run: Run | None = None) -> RoundTable:
     """Three-hand tournament: every three of ``strats`` (all of them when there are three) play
     ``matches`` matches in each of the three rotations of the seats."""
     from itertools import combinations
@@ -331,7 +332,7 @@ def round_table(v: Variant, strats: list[Strategy], matches: int, seed: int = 0,
 
 
 def tournament(v: Variant | str, strategies: list[str | Strategy], matches: int = 2000,
-               seed: int = 0, policy: str = "heuristic", progress: bool = False,
+               seed: int = 0, policy: str = DEFAULT_POLICY, progress: bool = False,
                where: Where | None = None) -> Tournament | RoundTable:
     """A duplicate round robin: every pair of strategies meets on the same ``matches`` matches
     twice, seats swapped. In three-hand, a :func:`round_table` instead. ``where``: a Dask
@@ -360,7 +361,7 @@ def tournament(v: Variant | str, strategies: list[str | Strategy], matches: int 
 # Calibration of the table strategy: predicted chance of making the contract against outcome.
 
 def calibration(v: Variant | str, strat: str | Strategy = "auction", deals: int = 100_000,
-                seed: int = 0, bins: int = 10, policy: str = "heuristic",
+                seed: int = 0, bins: int = 10, policy: str = DEFAULT_POLICY,
                 where: Where | None = None) -> pd.DataFrame:
     """Every seat bids with ``strat`` (a strategy with its own estimate: ``auction``, ``table``,
     ``cautious``, ``aggressive``); for each contract a bidder chose, the chance that estimate gave

@@ -18,6 +18,7 @@ from ..engine.auction import Bidding
 from ..engine.cards import SUITS
 from ..engine.hand import C, COLUMNS, TRUMP, _play_many, _play_many_dd, columns, max_calls, policy_codes
 from ..engine.variants import Variant, band_width, compile_variant, meld_unit, variant
+from ..engine.tricks import DEFAULT_POLICY
 from ..files import atomic_write
 from ..runs import HERE, Chunk, Run, Where, chunks_of
 from .strategies import Strategy, default_bidding, strategies_arrays, strategy
@@ -26,7 +27,7 @@ from .strategies import Strategy, default_bidding, strategies_arrays, strategy
 class Setup:
     """A variant and the seats' policies, compiled for the kernels."""
 
-    def __init__(self, v: Variant | str = "thousand", policy: str | list[str] = "heuristic",
+    def __init__(self, v: Variant | str = "thousand", policy: str | list[str] = DEFAULT_POLICY,
                  bidding=None, forced_bidder: int = -1):
         self.variant = variant(v) if isinstance(v, str) else v
         seats = self.variant.players
@@ -103,7 +104,7 @@ def _chunks(setup: Setup, deals: int, seed: int, start: int, chunk: int, dd_from
 
 
 def iter_play(v: Variant | str = "thousand", deals: int = 10_000, seed: int = 0, start: int = 0,
-              policy: str | list[str] = "heuristic", bidding=None, chunk: int = 1 << 18,
+              policy: str | list[str] = DEFAULT_POLICY, bidding=None, chunk: int = 1 << 18,
               progress: bool = False, forced_bidder: int = -1,
               dd_from: int | None = None) -> Iterator[pd.DataFrame]:
     """Play deals in chunks, yielding one DataFrame per chunk (memory stays one chunk).
@@ -119,7 +120,7 @@ def iter_play(v: Variant | str = "thousand", deals: int = 10_000, seed: int = 0,
 
 
 def play(v: Variant | str = "thousand", deals: int = 10_000, seed: int = 0, start: int = 0,
-         policy: str | list[str] = "heuristic", bidding=None, progress: bool = False,
+         policy: str | list[str] = DEFAULT_POLICY, bidding=None, progress: bool = False,
          forced_bidder: int = -1, dd_from: int | None = None, where: Where | None = None) -> pd.DataFrame:
     """Play ``deals`` deals; one row per deal (see :func:`columns`; in four-hand team 0 is seats
     0 and 2, in three-hand each seat is its own side). ``dd_from``: add ``dd_points`` (see
@@ -140,7 +141,7 @@ def play(v: Variant | str = "thousand", deals: int = 10_000, seed: int = 0, star
 
 
 def simulate(v: Variant | str, deals: int, seed: int, out: str | Path,
-             policy: str | list[str] = "heuristic", bidding=None, progress: bool = True,
+             policy: str | list[str] = DEFAULT_POLICY, bidding=None, progress: bool = True,
              chunk: int = 1 << 18, dd_from: int | None = None, where: Where | None = None,
              on_chunk=None) -> dict:
     """Play ``deals`` deals, streaming rows into the parquet file ``out`` (written whole or not

@@ -30,6 +30,7 @@ from ..engine.hand import (BID, BID_ACES, BID_MELD, BID_SITUATION, BID_TENS, BID
 from ..engine.auction import MAX_CARDS, MAX_TRUMPS, N_BANDS, N_SITUATIONS, SITUATIONS
 from .stats import t975, wilson
 from ..engine.variants import Variant, band_width, variant
+from ..engine.tricks import DEFAULT_POLICY
 
 N_BATCHES = 16        # independent batches of deals, for honest standard errors
 MIN_CELL = 100        # hands a cell needs before the tables state a bid for it
@@ -188,7 +189,7 @@ def declare_chunk(v: Variant, policy: str, dd_from: int | None, chunk: Chunk) ->
 
 
 def declarer_stats(v: Variant | str = "thousand", deals: int = 100_000, seed: int = 0,
-                   policy: str = "heuristic", start: int = 0, chunk: int = 1 << 16,
+                   policy: str = DEFAULT_POLICY, start: int = 0, chunk: int = 1 << 16,
                    progress: bool = False, where: Where | None = None,
                    dd_from: int | None = None) -> DeclarerStats:
     """Run the declarer simulation: every seat of every deal declares in turn. ``where``: a Dask
@@ -212,7 +213,7 @@ def declarer_stats(v: Variant | str = "thousand", deals: int = 100_000, seed: in
     return stats
 
 
-def cached_stats(v: Variant | str, deals: int, seed: int, policy: str = "heuristic",
+def cached_stats(v: Variant | str, deals: int, seed: int, policy: str = DEFAULT_POLICY,
                  progress: bool = False, where: Where | None = None) -> DeclarerStats:
     """:func:`declarer_stats`, kept on disk for next time (see :func:`_cache_path`)."""
     v = variant(v) if isinstance(v, str) else v
@@ -604,7 +605,7 @@ def _contracts(rows: np.ndarray) -> dict[str, np.ndarray]:
 
 def auction_model(v: Variant | str, confidence: float = 0.67, deals: int = 200_000, seed: int = 7919,
                   anchor: str = "table", max_iterations: int = 12, tolerance: float = 0.5,
-                  policy: str = "heuristic", progress: bool = False) -> AuctionModel:
+                  policy: str = DEFAULT_POLICY, progress: bool = False) -> AuctionModel:
     """Build the auction-aware model by iteration: every seat bids from the model, the auctions
     are played out, and the contracts' outcomes (by situation and gap) are averaged into the
     model, until the reach of every situation moves less than ``tolerance`` raises (or
@@ -649,7 +650,7 @@ def auction_model(v: Variant | str, confidence: float = 0.67, deals: int = 200_0
 
 
 def cached_auction_model(v: Variant | str, confidence: float = 0.67, deals: int = 200_000,
-                         seed: int = 7919, anchor: str = "table", policy: str = "heuristic") -> AuctionModel:
+                         seed: int = 7919, anchor: str = "table", policy: str = DEFAULT_POLICY) -> AuctionModel:
     """:func:`auction_model`, kept on disk for next time (see :func:`_cache_path`)."""
     v = variant(v) if isinstance(v, str) else v
     path = _cache_path("auction-gap-3", v.spec, confidence, deals, seed, anchor, policy)
@@ -680,7 +681,7 @@ def auction_table(model: AuctionModel) -> pd.DataFrame:
 
 
 def auction_summary(model: AuctionModel, stats: DeclarerStats, deals: int = 200_000, seed: int = 1,
-                    policy: str = "heuristic") -> pd.DataFrame:
+                    policy: str = DEFAULT_POLICY) -> pd.DataFrame:
     """What auction winners bring, by the situation of the winning bid, when every seat bids by
     ``model``: contracts, the share of all deals, the mean bid, the share made, the mean side
     total and how far it sits above the made-to-declare rule of thumb of ``stats`` (meld + a +

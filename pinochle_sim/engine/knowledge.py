@@ -1,0 +1,296 @@
+"""What each seat knows about the others' cards during the play, and hidden hands drawn exactly
+from it (for the sampling player).
+
+A seat sees its own cards and every card played. Besides those it knows
+
+* the cards of every meld laid down (face up, so every seat knows them: ``meld.meld_used``);
+* the cards passed: the bid winner's partner knows the cards it gave the bid winner (those not
+  given back) and the bid winner those it passed back (each while the holder has not played
+  them); the bid winner with a kitty knows its own discard;
+* what the obligations revealed: a seat that did not follow suit holds none of the suit, one that
+  did not beat the winning card where it had to (``must_head``, ``must_overtrump``) holds none
+  that beats it, one that did not trump holds no trump: exactly the kinds that would have made the
+  card it played illegal (``tests`` check :func:`revealed` against ``play.legal_mask``).
+
+The holders of hidden cards are the other seats and, in three-hand, the discard (a pile of three
+cards nobody but the bid winner has seen). :func:`prepare` counts, for one seat, the ways the
+cards it cannot see can lie among them under every constraint (a dynamic program over the kinds,
+the state being how many cards each holder still lacks; each split of a kind's copies weighted by
+the ways to choose which physical copies go where), and :func:`draw` samples a layout from that
+count kind by kind, so every layout consistent with what the seat knows is drawn with the
+probability it has under a uniform deal: an exact sample, with no rejection.
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from .._numba import ijit, njit
+from .cards import COPIES, N_KINDS
+from .deal import next64
+from .meld import meld_used
+from .play import ABOVE, SUIT, beats, suit_mask
+from .variants import R
+
+MAX_HOLDERS = 3   # the other seats of four-hand; two seats and the discard in three-hand
+MAX_NEED = 16     # the most hidden cards one holder can lack (15 in three-hand), plus one
+_SPLITS = np.array([[a, b, n - a - b] for n in range(COPIES + 1) for a in range(n + 1) for b in range(n - a + 1)],
+                   np.int64)  # every split of 0, 1 or 2 copies among three holders, by n
+_SPLIT_START = np.array([0, 1, 4, 10], np.int64)
+_FACT = np.array([1.0, 1.0, 2.0, 6.0])
+_TO_UNIT = 1.0 / 2.0 ** 53
+
+
+class Seen(NamedTuple):
+    """What the seats know, kept up to date during the play. Holder ``seats`` is the discard."""
+
+    known: np.ndarray     # int8[seats, seats + 1, 24]: cards observer o knows holder q still holds
+    kmask: np.ndarray     # int64[seats, seats + 1]: the kinds of ``known[o, q]``, as a mask
+    ksum: np.ndarray      # int8[seats, 24]: ``known[o]`` summed over the holders
+    forbid: np.ndarray    # int64[seats + 1]: kinds each holder is known not to hold (public)
+    size: np.ndarray      # int64[seats + 1]: cards each holder holds now (the discard: its size)
+    contract: np.ndarray  # int64[3]: the bid, the declaring side and the meld it banks (if it takes a trick)
+
+
+class Sampler(NamedTuple):
+    """One seat's count of the hidden layouts (:func:`prepare`) for :func:`draw`."""
+
+    ways: np.ndarray      # float64[25, MAX_NEED, MAX_NEED]: layouts of kinds k.. by cards lacking
+    pool: np.ndarray      # int64[24]: copies of each kind whose holder the seat does not know
+    holders: np.ndarray   # int64[MAX_HOLDERS]: the holders (seats, or ``seats`` for the discard), -1: none
+    need: np.ndarray      # int64[MAX_HOLDERS]: hidden cards each holder lacks
+    rest: np.ndarray      # int64[25]: pool copies of kinds k..
+    counts: np.ndarray    # int64[MAX_HOLDERS, 24]: scratch of a draw
+
+
+@njit
+def new_seen(seats):
+    return Seen(np.zeros((seats, seats + 1, N_KINDS), np.int8), np.zeros((seats, seats + 1), np.int64),
+                np.zeros((seats, N_KINDS), np.int8), np.zeros(seats + 1, np.int64), np.zeros(seats + 1, np.int64),
+                np.zeros(3, np.int64))
+
+
+@njit
+def new_sampler():
+    return Sampler(np.zeros((N_KINDS + 1, MAX_NEED, MAX_NEED)), np.zeros(N_KINDS, np.int64),
+                   np.full(MAX_HOLDERS, -1, np.int64), np.zeros(MAX_HOLDERS, np.int64),
+                   np.zeros(N_KINDS + 1, np.int64), np.zeros((MAX_HOLDERS, N_KINDS), np.int64))
+
+
+@njit
+def start_seen(seen, hands, trump, bidder, passes, tb, bid, side_meld, hidden, used):
+    """``seen`` at the first lead: the melds laid down (not side ``hidden``'s: a side playing
+    1000 shows none), the cards passed (``passes``: row 0 the partner's to the bid winner, row 1
+    back) or the bid winner's discard (row 0), the contract. ``used``: int64[24] scratch."""
+    rules = tb.rules
+    seats = rules[R.players]
+    known, kmask, ksum, forbid, size, contract = seen
+    known[:] = 0
+    forbid[:] = 0
+    for q in range(seats):
+        meld_used(hands[q], trump, tb, used)
+        if tb.team[q] == hidden:
+            used[:] = 0
+        n = 0
+        for k in range(N_KINDS):
+            n += hands[q, k]
+            for o in range(seats):
+                if o != q:
+                    known[o, q, k] = used[k]
+        size[q] = n
+    kitty = rules[R.kitty]
+    size[seats] = kitty
+    for j in range(kitty):
+        known[bidder, seats, passes[0, j]] += 1
+    partner = tb.partner[bidder]
+    n = rules[R.pass_cards]
+    if partner >= 0:
+        for j in range(n):  # what each gave the other (and the bid winner did not give back)
+            k = passes[0, j]
+            kept = _count(passes[0, :n], k) - _count(passes[1, :n], k)
+            known[partner, bidder, k] = max(known[partner, bidder, k], kept)
+            k = passes[1, j]
+            known[bidder, partner, k] = max(known[bidder, partner, k], _count(passes[1, :n], k))
+    ksum[:] = 0
+    kmask[:] = 0
+    for o in range(seats):
+        for q in range(seats + 1):
+            for k in range(N_KINDS):
+                ksum[o, k] += known[o, q, k]
+                if known[o, q, k] > 0:
+                    kmask[o, q] |= 1 << k
+    contract[0] = bid
+    contract[1] = tb.team[bidder]
+    contract[2] = side_meld
+
+
+@ijit
+def _count(row, k):
+    n = 0
+    for x in row:
+        n += x == k
+    return n
+
+
+@njit
+def observe(seen, seat, card, j, lead, win, trump, rules):
+    """``seat`` played ``card`` as the ``j``-th card of the trick (``lead``, ``win``: the trick
+    before it): it no longer holds it, and it holds no card that would have made it illegal
+    (:func:`revealed`)."""
+    known = seen.known
+    for o in range(known.shape[0]):
+        if known[o, seat, card] > 0:
+            known[o, seat, card] -= 1
+            seen.ksum[o, card] -= 1
+            if known[o, seat, card] == 0:
+                seen.kmask[o, seat] &= ~(1 << card)
+    seen.size[seat] -= 1
+    if j > 0:
+        seen.forbid[seat] |= revealed(card, lead, win, trump, rules[R.must_head], rules[R.must_trump],
+                                      rules[R.must_overtrump])
+
+
+@ijit
+def revealed(card, lead, win, trump, must_head, must_trump, must_overtrump):
+    """The kinds a seat that played ``card`` to a trick led in ``lead`` and won so far by ``win``
+    cannot hold: those that would have made ``card`` illegal (``play.legal_mask``)."""
+    cs = SUIT[card]
+    if cs == lead:
+        if must_head and SUIT[win] == lead and not beats(card, win, trump):
+            return ABOVE[win]
+        return 0
+    out = suit_mask(lead)  # it did not follow
+    if must_trump:
+        if cs != trump:
+            out |= suit_mask(trump)
+        elif must_overtrump and SUIT[win] == trump and not beats(card, win, trump):
+            out |= ABOVE[win]
+    return out
+
+
+@ijit
+def pool_of(seen, o, h1, h2, p1, p2, pool):
+    """``pool[k]``: the copies of kind ``k`` whose holder seat ``o`` (hand ``h1``/``h2``) does not
+    know, ``p1``/``p2`` being the kinds played once and twice; returns the mask of kinds with a
+    copy in the pool."""
+    ksum = seen.ksum
+    m = 0
+    for k in range(N_KINDS):
+        n = COPIES - ((p1 >> k) & 1) - ((p2 >> k) & 1) - ((h1 >> k) & 1) - ((h2 >> k) & 1) - ksum[o, k]
+        pool[k] = n
+        if n > 0:
+            m |= 1 << k
+    return m
+
+
+@ijit
+def may_hold(seen, o, q, pooled):
+    """Mask of the kinds holder ``q`` may hold, as seat ``o`` sees it (``pooled``: the mask
+    :func:`pool_of` returns)."""
+    return seen.kmask[o, q] | (pooled & ~seen.forbid[q])
+
+
+@njit
+def prepare(seen, o, h1, h2, p1, p2, sp):
+    """Count the layouts of the cards seat ``o`` cannot see (see the module docstring) into the
+    :class:`Sampler` ``sp``; returns their number (0 only if what ``o`` knows is inconsistent)."""
+    ways, pool, holders, need, rest, _ = sp
+    pool_of(seen, o, h1, h2, p1, p2, pool)
+    holders[:] = -1
+    need[:] = 0
+    m = 0
+    for q in range(seen.size.shape[0]):
+        if q == o:
+            continue
+        lack = seen.size[q]
+        for k in range(N_KINDS):
+            lack -= seen.known[o, q, k]
+        if lack > 0:
+            holders[m] = q
+            need[m] = lack
+            m += 1
+    rest[N_KINDS] = 0
+    for k in range(N_KINDS - 1, -1, -1):
+        rest[k] = rest[k + 1] + pool[k]
+    if rest[0] != need[0] + need[1] + need[2]:
+        return 0.0
+    allowed = np.zeros(MAX_HOLDERS, np.int64)
+    ways[N_KINDS] = 0.0
+    ways[N_KINDS, 0, 0] = 1.0
+    for k in range(N_KINDS - 1, -1, -1):
+        for h in range(MAX_HOLDERS):
+            allowed[h] = holders[h] >= 0 and not (seen.forbid[holders[h]] >> k) & 1
+        n = pool[k]
+        for r0 in range(need[0] + 1):
+            for r1 in range(need[1] + 1):
+                r2 = rest[k] - r0 - r1
+                total = 0.0
+                if 0 <= r2 <= need[2]:
+                    for s in range(_SPLIT_START[n], _SPLIT_START[n + 1]):
+                        x0, x1, x2 = _SPLITS[s, 0], _SPLITS[s, 1], _SPLITS[s, 2]
+                        if x0 > r0 or x1 > r1 or x2 > r2:
+                            continue
+                        if (x0 and not allowed[0]) or (x1 and not allowed[1]) or (x2 and not allowed[2]):
+                            continue
+                        w = _FACT[n] / (_FACT[x0] * _FACT[x1] * _FACT[x2])
+                        total += w * ways[k + 1, r0 - x0, r1 - x1]
+                ways[k, r0, r1] = total
+    return ways[0, need[0], need[1]]
+
+
+@njit
+def draw(seen, o, h1o, h2o, sp, state, h1, h2):
+    """One layout from the count in ``sp`` (:func:`prepare` for seat ``o``, hand ``h1o``/``h2o``):
+    every seat's hand into ``h1``/``h2`` (masks), what ``o`` knows each holds included. Returns
+    the random state."""
+    ways, pool, holders, need, rest, counts = sp
+    seats = h1.shape[0]
+    r0, r1 = need[0], need[1]
+    for k in range(N_KINDS):
+        n = pool[k]
+        if n == 0:
+            counts[:, k] = 0
+            continue
+        state, word = next64(state)
+        u = np.float64(word >> np.uint64(11)) * _TO_UNIT * ways[k, r0, r1]
+        r2 = rest[k] - r0 - r1
+        pick = -1
+        for s in range(_SPLIT_START[n], _SPLIT_START[n + 1]):
+            x0, x1, x2 = _SPLITS[s, 0], _SPLITS[s, 1], _SPLITS[s, 2]
+            if x0 > r0 or x1 > r1 or x2 > r2:
+                continue
+            ok = True
+            for h in range(MAX_HOLDERS):
+                if _SPLITS[s, h] and (holders[h] < 0 or (seen.forbid[holders[h]] >> k) & 1):
+                    ok = False
+            if not ok:
+                continue
+            w = _FACT[n] / (_FACT[x0] * _FACT[x1] * _FACT[x2]) * ways[k + 1, r0 - x0, r1 - x1]
+            if w <= 0.0:
+                continue
+            pick = s
+            if u < w:
+                break
+            u -= w
+        for h in range(MAX_HOLDERS):
+            counts[h, k] = _SPLITS[pick, h]
+        r0 -= _SPLITS[pick, 0]
+        r1 -= _SPLITS[pick, 1]
+    for q in range(seats):
+        if q == o:
+            h1[q], h2[q] = h1o, h2o
+            continue
+        c1 = 0
+        c2 = 0
+        for k in range(N_KINDS):
+            n = seen.known[o, q, k]
+            for h in range(MAX_HOLDERS):
+                if holders[h] == q:
+                    n += counts[h, k]
+            if n > 0:
+                c1 |= 1 << k
+            if n > 1:
+                c2 |= 1 << k
+        h1[q], h2[q] = c1, c2
+    return state

@@ -1,0 +1,299 @@
+"""The tricks of a hand (twelve of four cards, or fifteen of three in three-hand), each seat
+playing by its card-play policy:
+
+* ``random``: a legal card at random;
+* ``heuristic``: the club player of ``play`` (its own cards and the cards played);
+* ``contract``: the same player knowing what the table knows (``knowledge``: the melds laid
+  down, the cards passed, the voids and failures to beat) and the contract. It counts as a
+  threat only a card an opponent may hold; it does not cash a boss card in a suit an opponent is
+  known to be void in while that opponent may hold trump; the declaring side stops drawing trump
+  when the opponents can hold none. Otherwise it leads low to a suit its partner is known to win
+  (it holds the top card still out) or to ruff, else from its longest side suit no opponent is
+  known to ruff. Following, it trusts its partner's winning card only if no opponent still to
+  play may beat it (a higher card of its suit, or a trump from a seat known void in the suit
+  led); it wins with the cheapest card that holds the trick so, and with a card that may be beaten
+  only when that costs nothing (a card worth no points) or its side's meld is at stake (it has
+  taken no trick, under the ``no_trick`` rule, or the three-hand bid winner is short of its
+  ``min_tricks``); else it plays its least card;
+* ``pimc``: the sampling player (``pimc``), its worlds and double-dummy depth per seat.
+
+A policy is a row of ``policy`` (int64[seats, 3]): its code, and for ``pimc`` the worlds a
+decision and the tricks left from which it solves them double dummy.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .._numba import njit
+from .cards import COPIES
+from .knowledge import may_hold, observe, pool_of
+from .pimc import DD_TRICKS, WORLDS, pimc_card
+from .play import (ABOVE, ALL, RANK, SUIT, _cheaper, beats, choose_follow, choose_lead, legal_mask, lsb, msb,
+                   partner_safe, pick_random, popcount, suit_mask, take, to_masks, trick_step)
+from .search import Position
+from .variants import R
+
+POLICIES = ("random", "heuristic", "contract", "pimc")
+RANDOM, HEURISTIC, CONTRACT, PIMC = range(len(POLICIES))
+#: The card play every command assumes unless told: the strongest that bid tables of millions of
+#: hands can afford (``results/play_strength.md``).
+DEFAULT_POLICY = "contract"
+#: Policy options (``pimc:worlds=30,dd=5``) and their defaults, as columns 1.. of a policy row.
+POLICY_OPTIONS = {"pimc": {"worlds": WORLDS, "dd": DD_TRICKS}}
+MAX_TRICKS = 16  # room in a hand record for the longest hand (15 tricks in three-hand)
+TRUMPS_IN_DECK = 6 * COPIES
+
+
+@njit
+def contract_lead(h1, h2, trump, declaring, points, draw_trump_min, threat, ruff, mates, to_ruff):
+    """The contract-aware heuristic's lead: the plain heuristic's trump draw and boss cards (no
+    boss cashed into a known ruff); else a low card to a suit its partner is known to win (it
+    holds the top card still out) or to ruff; else the lowest card of its longest side suit,
+    a suit an opponent may ruff last."""
+    safe_suits = 0
+    for s in range(4):
+        if s != trump and not (ruff >> s) & 1:
+            safe_suits |= suit_mask(s)
+    card = choose_lead(h1, h2, threat, trump, declaring, points, draw_trump_min, ruff)
+    if SUIT[card] == trump and declaring or (not threat & ABOVE[card] and SUIT[card] != trump):
+        return card  # drawing trump, or a boss card
+    best = -1
+    for s in range(4):
+        m = h1 & suit_mask(s) & safe_suits
+        if not m:
+            continue
+        out = (threat | mates) & suit_mask(s)
+        top = lsb(out) if out else -1
+        if (top >= 0 and (mates >> top) & 1 and not threat & (ABOVE[top] | (1 << top))) or (to_ruff >> s) & 1:
+            k = msb(m)
+            if best < 0 or points[RANK[k]] < points[RANK[best]]:
+                best = k
+    if best >= 0:
+        return best
+    best_len = 0
+    for s in range(4):
+        m = h1 & suit_mask(s) & safe_suits
+        if m:
+            length = popcount(m) + popcount(h2 & suit_mask(s))
+            k = msb(m)
+            if length > best_len or (length == best_len and points[RANK[k]] < points[RANK[best]]):
+                best_len = length
+                best = k
+    return best if best >= 0 else card
+
+
+@njit
+def contract_card(h1, h2, seat, j, lead, win, win_seat, trump, declaring, at_stake, last, points, seen, tb,
+                  draw_trump_min, p1, p2, pool, may):
+    """The contract-aware heuristic's card (see the module docstring). ``pool`` (int64[24]) and
+    ``may`` (int64[seats]) are scratch."""
+    team = tb.team
+    seats = h1.shape[0]
+    pooled = pool_of(seen, seat, h1[seat], h2[seat], p1, p2, pool)
+    threat = 0  # kinds an opponent may hold
+    ruff = 0    # suits where an opponent known void may trump
+    for q in range(seats):
+        may[q] = may_hold(seen, seat, q, pooled)
+        if team[q] != team[seat]:
+            threat |= may[q]
+            ruff |= _ruffs(may[q], trump)
+    if j == 0:
+        mate = tb.partner[seat]
+        mates = seen.kmask[seat, mate] if mate >= 0 else 0  # kinds the partner is known to hold
+        to_ruff = _ruffs(may[mate], trump) if mate >= 0 else 0
+        return contract_lead(h1[seat], h2[seat], trump, declaring, points, draw_trump_min, threat, ruff, mates,
+                             to_ruff)
+    rules = tb.rules
+    legal = legal_mask(h1[seat], j, lead, win, trump, rules[R.must_head], rules[R.must_trump],
+                       rules[R.must_overtrump])
+    partner_wins = win_seat == tb.partner[seat]
+    if partner_wins and (last or _holds(win, seat, j, lead, trump, team, may)):
+        return choose_follow(legal, threat, trump, last, win, True, points)
+    cheapest = -1  # the cheapest card that wins the trick, and the cheapest that keeps it
+    kept = -1
+    least = -1
+    x = legal
+    while x:
+        k = lsb(x)
+        x &= x - 1
+        if beats(k, win, trump):
+            if cheapest < 0 or _cheaper(k, cheapest, trump, points):
+                cheapest = k
+            if (last or _holds(k, seat, j, lead, trump, team, may)) and (kept < 0 or _cheaper(k, kept, trump, points)):
+                kept = k
+        if least < 0 or _cheaper(k, least, trump, points):
+            least = k
+    if kept >= 0:
+        return kept
+    if cheapest >= 0 and (at_stake or (not partner_wins and points[RANK[cheapest]] == 0)):
+        return cheapest  # a winner that may be beaten: only when it costs nothing or the meld is at stake
+    return least
+
+
+@njit
+def _ruffs(m, trump):
+    """The side suits a seat that may hold the kinds ``m`` is void in while it may hold trump (a bit each)."""
+    out = 0
+    if m & suit_mask(trump):
+        for s in range(4):
+            if s != trump and not m & suit_mask(s):
+                out |= 1 << s
+    return out
+
+
+@njit
+def _holds(card, seat, j, lead, trump, team, may):
+    """No opponent still to play to the trick may beat ``card`` (a higher card of its suit, or
+    a trump from a seat known void in the suit led); ``may``: what each seat may hold."""
+    seats = may.shape[0]
+    for k in range(j + 1, seats):
+        q = (seat + k - j) % seats
+        if team[q] == team[seat]:
+            continue
+        if may[q] & ABOVE[card]:
+            return False
+        if SUIT[card] != trump and not may[q] & suit_mask(lead) and may[q] & suit_mask(trump):
+            return False
+    return True
+
+
+@njit
+def play_tricks(hands, leader, trump, bidder_team, tb, policy, draw_trump_min, state, rec_cards,
+                rec_info, team, h1, h2, seen, sc, sitter=-1):
+    """Play out ``hands`` (int8[seats, 24] count vectors, left unchanged) from ``leader`` under
+    variant ``tb`` (``variants.Tables``: its obligations, card points, seats and sides).
+
+    Each trick is written to ``rec_cards[t]`` (kinds from the leader on; -1 in the slots of
+    seats that do not play: a fourth slot in three-hand, a ``sitter``) and ``rec_info[t]``
+    (leader, winner, points with the last-trick bonus); ``team[0..2, side]`` receive each
+    side's trick points, tricks and counters (cards worth points). ``h1``, ``h2``
+    (int64[seats]) are scratch; ``seen`` (``knowledge.Seen``, set up by ``knowledge.start_seen``)
+    is what the seats know, kept up to date when a seat's policy reads it; ``sc`` is the sampling
+    player's scratch (``pimc.new_scratch``). Returns the random state.
+
+    With a ``sitter`` (seed 004's "playing 1000") its partner, the bidder, follows its sure plan
+    whatever its policy: it leads trumps from the top as many times as there are trumps it
+    lacks, then every other card from the top of its suit (``passing.sure_sweep`` checks that
+    this plan cannot lose a trick). Seats that know more play the contract-aware heuristic there.
+    """
+    rules = tb.rules
+    points = tb.card_points
+    must_head, must_trump, must_overtrump = rules[R.must_head], rules[R.must_trump], rules[R.must_overtrump]
+    seats = rules[R.players]
+    n_tricks = rules[R.hand_size]
+    for p in range(seats):
+        h1[p], h2[p] = to_masks(hands[p])
+    p1 = 0  # kinds played at least once, and twice
+    p2 = 0
+    sweeper = tb.partner[sitter] if sitter >= 0 else -1
+    trump_leads = 0
+    if sweeper >= 0:
+        trump_leads = (TRUMPS_IN_DECK - popcount(h1[sweeper] & suit_mask(trump))
+                       - popcount(h2[sweeper] & suit_mask(trump)))
+    players = seats - 1 if sitter >= 0 else seats
+    knows = False
+    for p in range(seats):
+        knows |= policy[p, 0] >= CONTRACT
+    cards = 0
+    left = 0
+    for p in range(seats):
+        for k in range(24):
+            cards += hands[p, k]
+            left += hands[p, k] * points[RANK[k]]
+    for t in range(n_tricks):
+        lead = 0
+        win = -1
+        win_seat = -1
+        pts = 0
+        counters = 0
+        table = 0
+        rec_cards[t, :] = -1
+        j = 0
+        for k in range(seats):
+            seat = (leader + k) % seats
+            if seat == sitter:
+                continue
+            legal = legal_mask(h1[seat], j, lead, win, trump, must_head, must_trump, must_overtrump)
+            code = policy[seat, 0]
+            if seat == sweeper and j == 0:
+                trumps = h1[seat] & suit_mask(trump)
+                others = h1[seat] & ~suit_mask(trump)
+                if trump_leads > 0 and trumps:
+                    card = lsb(trumps)
+                    trump_leads -= 1
+                else:
+                    card = lsb(others) if others else lsb(trumps)
+            elif code == RANDOM:
+                state, card = pick_random(h1[seat], h2[seat], legal, state)
+            elif code == HEURISTIC:
+                unseen = ALL & ~(h2[seat] | p2 | (h1[seat] & p1))
+                last = j == players - 1
+                if j == 0:
+                    card = choose_lead(h1[seat], h2[seat], unseen, trump, tb.team[seat] == bidder_team,
+                                       points, draw_trump_min, 0)
+                else:
+                    card = choose_follow(legal, unseen, trump, last, win,
+                                         partner_safe(unseen, last, win, win_seat == tb.partner[seat]), points)
+            else:
+                side = tb.team[seat]
+                at_stake = ((rules[R.no_trick] > 0 and team[1, side] == 0)
+                            or (side == bidder_team and team[1, side] < rules[R.min_tricks]))
+                card = contract_card(h1, h2, seat, j, lead, win, win_seat, trump, side == bidder_team, at_stake,
+                                     j == players - 1, points, seen, tb, draw_trump_min, p1, p2,
+                                     sc.sampler.pool, sc.may)
+                if code == PIMC and sitter < 0:
+                    pos = Position(seat, j, lead, win, win_seat, table, pts, cards, left)
+                    state, c = pimc_card(h1, h2, pos, p1, p2, legal, card, trump, bidder_team, draw_trump_min, tb,
+                                         seen, policy[seat, 1], policy[seat, 2], state, sc)
+                    card = c if c >= 0 else card
+            if knows:
+                observe(seen, seat, card, j, lead, win, trump, rules)
+            take(h1, h2, seat, card)
+            bit = 1 << card
+            if p1 & bit:
+                p2 |= bit
+            p1 |= bit
+            rec_cards[t, j] = card
+            lead, win, win_seat = trick_step(card, seat, j, lead, win, win_seat, trump)
+            p = points[RANK[card]]
+            pts += p
+            counters += p > 0
+            table |= bit
+            cards -= 1
+            left -= p
+            j += 1
+        if t == n_tricks - 1:
+            pts += rules[R.last_trick]
+        rec_info[t, 0] = leader
+        rec_info[t, 1] = win_seat
+        rec_info[t, 2] = pts
+        side = tb.team[win_seat]
+        team[0, side] += pts
+        team[1, side] += 1
+        team[2, side] += counters
+        leader = win_seat
+    return state
+
+
+def policy_row(name: str) -> tuple[str, np.ndarray]:
+    """The kernel row of a policy written ``NAME`` or ``NAME:option=value,...`` (its canonical
+    spelling, the row)."""
+    base, _, opts = name.partition(":")
+    if base not in POLICIES:
+        raise ValueError(f"unknown play policy {base!r}; valid: {', '.join(POLICIES)}")
+    known = POLICY_OPTIONS.get(base, {})
+    values = dict(known)
+    for item in filter(None, opts.split(",")):
+        key, eq, val = item.partition("=")
+        if key not in known:
+            raise ValueError(f"unknown option {key!r} of play policy {base!r}"
+                             + (f"; valid: {', '.join(known)}" if known else "; it takes none"))
+        if not eq or not val.strip().isdigit() or int(val) < (1 if key == "worlds" else 0):
+            raise ValueError(f"play policy option {key} needs a whole number{' >= 1' if key == 'worlds' else ''}")
+        values[key] = int(val)
+    spec = base + (":" + ",".join(f"{k}={v}" for k, v in values.items() if v != known[k])
+                   if any(values[k] != known[k] for k in known) else "")
+    row = np.zeros(3, np.int64)
+    row[0] = POLICIES.index(base)
+    row[1:1 + len(values)] = list(values.values())
+    return spec, row

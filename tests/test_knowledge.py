@@ -1,0 +1,207 @@
+"""What the seats know during the play, and the hidden hands the sampling player draws from it
+(issue 15): the inferences hold for the real hands, the count of layouts equals brute force and
+the draws follow it exactly, and the sampling player never reads a hidden card."""
+import itertools
+import math
+import random
+
+import numpy as np
+import pytest
+from naive import final_hands
+
+from pinochle_sim.engine.cards import hand_counts, parse_cards
+from pinochle_sim.engine.knowledge import (draw, new_sampler, new_seen, observe, prepare, revealed,
+                                           start_seen)
+from pinochle_sim.engine.pimc import new_scratch, pimc_card
+from pinochle_sim.engine.play import SUIT, beats, legal_mask, to_masks
+from pinochle_sim.engine.search import Position
+from pinochle_sim.engine.tricks import policy_row
+from pinochle_sim.engine.variants import compile_variant, variant
+from pinochle_sim.records import records
+
+SUITS = "SHDC"
+
+
+@pytest.mark.parametrize("name", ["classic", "thousand", "modern"])
+def test_revealed_is_what_legal_mask_rules_out(name):
+    """A kind is ruled out exactly when holding it (beside the card played) would have made the
+    card illegal: the definition, checked kind by kind with the obligations' own kernel."""
+    v = variant(name)
+    rng = random.Random(3)
+    for _ in range(3000):
+        lead, trump = rng.randrange(4), rng.randrange(4)
+        win = rng.randrange(24)
+        if SUIT[win] != lead and SUIT[win] != trump:
+            continue
+        card = rng.randrange(24)
+        rules = (v.must_head, v.must_trump, v.must_overtrump)
+        if not legal_mask((1 << card), 1, lead, win, trump, *rules):
+            continue
+        want = 0
+        for k in range(24):
+            if k != card and not legal_mask((1 << card) | (1 << k), 1, lead, win, trump, *rules) >> card & 1:
+                want |= 1 << k
+        assert revealed(card, lead, win, trump, *rules) & ~(1 << card) == want
+
+
+def _replay(rec, v):
+    """Yield copies of (seen, hands as counts), the seat to play, the trick so far, the trump
+    and the kinds played (p1, p2) before every card of a record, the knowledge kept by the
+    kernels' own functions."""
+    tb = compile_variant(v)
+    seats = v.players
+    trump = SUITS.index(rec["trump"])
+    hands = np.array([hand_counts(" ".join(h)) for h in final_hands(rec)], np.int8)
+    passes = np.zeros((2, 12), np.int8)
+    if rec.get("discard"):
+        passes[0, :v.kitty] = parse_cards(" ".join(rec["discard"]))
+    for r, (_, _, cards) in enumerate(rec["passes"]):
+        passes[r, :len(cards)] = parse_cards(" ".join(cards))
+    seen = new_seen(seats)
+    start_seen(seen, hands, trump, rec["bidder"], passes, tb, rec["bid"], 0, -1, np.zeros(24, np.int64))
+    p1 = p2 = 0
+    for t in rec["tricks"]:
+        lead = win = -1
+        for j, name in enumerate(c for c in t["cards"] if c):
+            seat = (t["leader"] + j) % seats
+            card = parse_cards(name)[0]
+            yield type(seen)(*(a.copy() for a in seen)), hands.copy(), seat, j, lead, win, trump, p1, p2
+            observe(seen, seat, card, j, lead, win, trump, tb.rules)
+            if j == 0:
+                lead, win = SUIT[card], card
+            elif beats(card, win, trump):
+                win = card
+            hands[seat, card] -= 1
+            bit = 1 << card
+            p2 |= p1 & bit
+            p1 |= bit
+
+
+@pytest.mark.parametrize("name", ["classic-pass4", "thousand", "three-hand", "modern"])
+def test_what_seats_know_holds_for_the_real_hands(name):
+    v = variant(name)
+    sampler = new_sampler()
+    checked = 0
+    for rec in records(v, 40, seed=4, policy="contract"):
+        if rec["bidder"] is None:
+            continue
+        discard = hand_counts(" ".join(rec.get("discard", [])))
+        for seen, hands, seat, *_, p1, p2 in _replay(rec, v):
+            for o in range(v.players):
+                for q in range(v.players + 1):
+                    held = discard if q == v.players else hands[q]
+                    if q != o:
+                        assert (seen.known[o, q] <= held).all()
+                    assert not any(held[k] and seen.forbid[q] >> k & 1 for k in range(24))
+            h1, h2 = to_masks(hands[seat])
+            assert prepare(seen, seat, h1, h2, p1, p2, sampler) > 0
+            checked += 1
+    assert checked > 300
+
+
+def _brute_force(seen, o, sampler):
+    """Every layout of the pool among the holders, with its weight (ways to pick the physical
+    copies), by enumeration."""
+    pool = [k for k in range(24) for _ in range(sampler.pool[k])]
+    holders = [int(h) for h in sampler.holders if h >= 0]
+    need = [int(n) for n in sampler.need[:len(holders)]]
+    layouts = {}
+    for choice in itertools.product(range(len(holders)), repeat=len(pool)):
+        if [choice.count(h) for h in range(len(holders))] != need:
+            continue
+        if any(seen.forbid[holders[h]] >> k & 1 for k, h in zip(pool, choice)):
+            continue
+        key = tuple(sorted(zip(choice, pool)))  # the layout: which holder has how many of each kind
+        layouts[key] = layouts.get(key, 0) + 1  # the two copies of a kind are two physical cards
+    return holders, layouts
+
+
+@pytest.mark.parametrize("name", ["classic", "three-hand"])
+def test_draws_follow_the_exact_count(name):
+    """The count of layouts equals enumeration, and 20,000 draws land on each layout as often as
+    its share of the count says (three-hand: the discard is a holder for the seats that did not
+    make it)."""
+    v = variant(name)
+    sampler = new_sampler()
+    for rec in records(v, 30, seed=8, policy="contract"):
+        if rec["bidder"] is None:
+            continue
+        for seen, hands, seat, _j, _lead, _win, _trump, p1, p2 in _replay(rec, v):
+            h1, h2 = to_masks(hands[seat])
+            total = prepare(seen, seat, h1, h2, p1, p2, sampler)
+            if sampler.pool.sum() > 9:
+                continue
+            holders, layouts = _brute_force(seen, seat, sampler)
+            assert total == sum(layouts.values())
+            if len(layouts) >= 20:
+                break
+        if len(layouts) >= 20:
+            break
+    assert len(layouts) >= 20 and int(sampler.pool.sum()) == sum(int(n) for n in sampler.need)
+    share = {k: w / total for k, w in layouts.items()}
+    state = np.uint64(12345)
+    wh1 = np.zeros(v.players, np.int64)
+    wh2 = np.zeros(v.players, np.int64)
+    got = {}
+    n = 20000
+    for _ in range(n):
+        state = np.uint64(draw(seen, seat, h1, h2, sampler, state, wh1, wh2))  # stays unsigned
+        key = []
+        for h, q in enumerate(holders):
+            if q == v.players:  # the discard: what the seat's hand and the other hands leave
+                continue
+            for k in range(24):
+                c = int(wh1[q] >> k & 1) + int(wh2[q] >> k & 1) - int(seen.known[seat, q, k])
+                key += [(h, k)] * c
+        pile = [h for h, q in enumerate(holders) if q == v.players]
+        if pile:
+            taken = {}
+            for _h, k in key:
+                taken[k] = taken.get(k, 0) + 1
+            key += [(pile[0], k) for k in range(24) for _ in range(int(sampler.pool[k]) - taken.get(k, 0))]
+        key = tuple(sorted(key))
+        got[key] = got.get(key, 0) + 1
+    assert set(got) <= set(share)
+    for key, p in share.items():
+        assert abs(got.get(key, 0) / n - p) < 4.5 * math.sqrt(p * (1 - p) / n) + 1e-9
+
+
+def test_sampling_player_reads_no_hidden_card():
+    """The same seat, cards and knowledge with the other hands swapped around: the same card."""
+    v = variant("thousand")
+    tb = compile_variant(v)
+    rec = next(r for r in records(v, 30, seed=8, policy="contract") if r["bidder"] is not None)
+    for seen, hands, seat, j, lead, win, trump, p1, p2 in list(_replay(rec, v))[8:30:5]:
+        h1 = np.zeros(4, np.int64)
+        h2 = np.zeros(4, np.int64)
+        for p in range(4):
+            h1[p], h2[p] = to_masks(hands[p])
+        cards = int(hands.sum())
+        left = int(sum(hands[p, k] * tb.card_points[k % 6] for p in range(4) for k in range(24)))
+        pos = Position(seat, j, max(lead, 0), win, -1 if j == 0 else (seat - 1) % 4, 0, 0, cards, left)
+        legal = legal_mask(h1[seat], j, max(lead, 0), win, trump, v.must_head, v.must_trump, v.must_overtrump)
+        prefer = int(legal & -legal).bit_length() - 1
+        row = policy_row("pimc:worlds=8")[1]
+        picks = []
+        for shift in range(3):
+            other = h1.copy(), h2.copy()
+            for p in range(4):
+                if p != seat:  # another seat's cards in this seat's place
+                    q = (p + shift) % 4 if (p + shift) % 4 != seat else (p + shift + 1) % 4
+                    other[0][p], other[1][p] = h1[q], h2[q]
+            state, card = pimc_card(other[0], other[1], pos, p1, p2, legal, prefer, trump, 0, 4, tb, seen,
+                                    row[1], row[2], np.uint64(7), new_scratch(4))
+            picks.append((int(state), int(card)))
+        assert picks[0] == picks[1] == picks[2]
+        assert legal >> picks[0][1] & 1
+
+
+def test_policy_specs():
+    assert policy_row("pimc")[0] == "pimc"
+    assert policy_row("pimc:worlds=80")[0] == "pimc:worlds=80"
+    spec, row = policy_row("pimc:dd=2,worlds=10")
+    assert spec == "pimc:worlds=10,dd=2" and list(row) == [3, 10, 2]
+    for bad, says in (("greedy", "unknown play policy"), ("pimc:depth=3", "unknown option 'depth'"),
+                      ("pimc:worlds=0", "whole number >= 1"), ("heuristic:worlds=3", "takes none")):
+        with pytest.raises(ValueError, match=says):
+            policy_row(bad)

@@ -7,6 +7,7 @@ STAMP := $(VENV)/.installed
 VARIANTS := thousand modern-15 modern classic classic-pass4 three-hand
 CHART_DEALS ?= 500000
 RESULTS_DEALS ?= 1000000
+PIMC_DEALS ?= 8000
 
 .PHONY: install test lint chart results notebooks lab odds bench clean
 
@@ -30,6 +31,9 @@ chart: $(STAMP)
 results: $(STAMP)
 	for v in $(VARIANTS); do \
 	  $(BIN)/pinochle-sim bid-chart --variant $$v --deals $(RESULTS_DEALS) --seed 1 --out results/$$v || exit 1; \
+	done
+	for v in $(VARIANTS); do \
+	  $(BIN)/pinochle-sim bid-chart --variant $$v --policy pimc --deals $(PIMC_DEALS) --seed 1 -q --out results/$$v > /dev/null || exit 1; \
 	done
 	$(BIN)/pinochle-sim odds --variant classic --deals 2000000 --seed 1 -q --out results/odds_classic.json > /dev/null
 	$(BIN)/pinochle-sim odds --variant three-hand --deals 2000000 --seed 1 -q --out results/odds_three-hand.json \

@@ -615,7 +615,8 @@ def cmd_strength(args: argparse.Namespace) -> None:
         print(json.dumps(r, indent=2))
         return
     print(f"{r['policy']} against {r['against']}, {r['variant']}: {r['hands']:,} duplicate hands "
-          f"(seed {r['seed']}, bidding {r['bidding']}), {r['hands_per_s']:,.0f} hands/s")
+          f"(seed {r['seed']}, bidding {r['bidding']}), {r['hands_per_s']:,.0f} hands/s"
+          + (" with the double-dummy yardstick (--no-dd: the play alone)" if "dd_distance" in r else ""))
     print(f"  {r['policy']}'s side takes {r['diff']:+.2f} {r['scale']} more "
           f"(s.e. {r['se']:.2f}; 95% interval {r['ci_low']:+.2f} to {r['ci_high']:+.2f})")
     for name, x in r.get("dd_distance", {}).items():

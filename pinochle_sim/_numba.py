@@ -15,6 +15,8 @@ import tempfile
 from pathlib import Path
 
 import numba
+from numba.core import types
+from numba.extending import intrinsic
 
 
 def _cache_dir() -> Path:
@@ -47,6 +49,11 @@ njit = numba.njit(cache=True, nogil=True, error_model="numpy")
 #: Small kernels called in the innermost loops with a variant's tables: inlined into their
 #: callers (a call would pass the whole tuple of tables, which costs more than the work).
 ijit = numba.njit(cache=True, nogil=True, error_model="numpy", inline="always")
+#: Serial kernels that allocate nothing, called once a hand or a card with the variant's tables
+#: and a thread's scratch: compiled without reference counting, so the dozens of arrays those
+#: structures hold cross each call without two atomic counter updates apiece (which cost more
+#: than the work of a trick). Numba refuses to compile an allocation in them.
+bjit = numba.njit(cache=True, nogil=True, error_model="numpy", _nrt=False)
 #: Parallel kernels: ``prange`` over deals or blocks of deals.
 pnjit = numba.njit(cache=True, nogil=True, parallel=True, error_model="numpy")
 
@@ -56,3 +63,14 @@ def set_threads(n: int | None) -> int:
     if n is not None:
         numba.set_num_threads(max(1, min(int(n), numba.config.NUMBA_NUM_THREADS)))
     return numba.get_num_threads()
+
+
+@intrinsic
+def popcount(typingctx, x):
+    """The number of set bits of an integer (one ``popcnt`` instruction)."""
+    if not isinstance(x, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+    return x(x), codegen

@@ -4,6 +4,9 @@
 
 Each figure is the best of ``--repeat`` timed runs after a warm-up (compile) run, in deals per
 second. The kernels stream: they reduce to a checksum instead of storing hands, as long runs do.
+Beside the engine's figures it times simple reference kernels for the same work (``ref_*``) and
+writes the ratios (``*_vs_ref``), so the figures read against plain numba code on the same
+machine in the same run.
 """
 from __future__ import annotations
 
@@ -18,6 +21,7 @@ from pathlib import Path
 import numba
 import numpy as np
 from numba import prange
+from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import pinochle_sim as ps  # noqa: E402
@@ -65,6 +69,186 @@ def _deal_meld(seed, n, tb):
     return acc.sum()
 
 
+# ------------------------------------------------------------------------------------------
+# The simple reference kernels: the same work written the straightforward way (one SplitMix64
+# word per card of the shuffle, meld counted combination by combination, a greedy trick play
+# over count vectors), so the engine's figures are read against what plain numba code does on
+# the same machine in the same run. They share nothing with the engine.
+
+_G = np.uint64(0x9E3779B97F4A7C15)
+
+
+@numba.njit(cache=True)
+def _ref_mix(z):
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+@numba.njit(cache=True)
+def _ref_deal(seed, i, deck, counts):
+    """Fisher-Yates, one SplitMix64 word per card (32-bit multiply-shift, no rejection)."""
+    state = _ref_mix(np.uint64(seed) * _G + np.uint64(i))
+    for k in range(48):
+        deck[k] = k // 2
+    for j in range(47, 0, -1):
+        state += _G
+        r = np.int64(((_ref_mix(state) >> np.uint64(32)) * np.uint64(j + 1)) >> np.uint64(32))
+        t = deck[j]
+        deck[j] = deck[r]
+        deck[r] = t
+    counts[:] = 0
+    for p in range(4):
+        for m in range(12 * p, 12 * p + 12):
+            counts[p, deck[m]] += 1
+
+
+@numba.njit(cache=True)
+def _ref_meld(c, t):
+    """Classic meld of count vector ``c`` with trump ``t``, combination by combination."""
+    total = 0
+    run = min(c[6 * t], c[6 * t + 1], c[6 * t + 2], c[6 * t + 3], c[6 * t + 4])
+    total += 1500 if run == 2 else 150 * run
+    for s in range(4):
+        m = min(c[6 * s + 2], c[6 * s + 3])
+        if s == t:
+            m -= run
+            total += 40 * m
+        else:
+            total += 20 * m
+    pin = min(c[3], c[16])
+    total += 300 if pin == 2 else 40 * pin
+    for r, single in ((0, 100), (2, 80), (3, 60), (4, 40)):
+        n = min(c[r], c[6 + r], c[12 + r], c[18 + r])
+        total += 10 * single if n == 2 else single * n
+    total += 10 * c[6 * t + 5]
+    return total
+
+
+@numba.njit(cache=True, parallel=True)
+def _ref_deal_only(seed, n):
+    nb = (n + BLOCK - 1) // BLOCK
+    acc = np.zeros(nb, np.int64)
+    for b in prange(nb):
+        deck = np.empty(48, np.int64)
+        counts = np.empty((4, 24), np.int8)
+        s = 0
+        for d in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
+            _ref_deal(seed, d, deck, counts)
+            s += counts[0, 0] + counts[3, 23]
+        acc[b] = s
+    return acc.sum()
+
+
+@numba.njit(cache=True, parallel=True)
+def _ref_deal_meld(seed, n):
+    nb = (n + BLOCK - 1) // BLOCK
+    acc = np.zeros(nb, np.int64)
+    for b in prange(nb):
+        deck = np.empty(48, np.int64)
+        counts = np.empty((4, 24), np.int8)
+        s = 0
+        for d in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
+            _ref_deal(seed, d, deck, counts)
+            for p in range(4):
+                best = 0
+                for t in range(4):
+                    best = max(best, _ref_meld(counts[p], t))
+                s += best
+        acc[b] = s
+    return acc.sum()
+
+
+_REF_POINTS = np.array([11, 10, 4, 3, 2, 0], np.int64)
+
+
+@numba.njit(cache=True)
+def _ref_low(m):
+    """The lowest card of mask ``m`` (the highest set bit: lower ranks have higher bits)."""
+    return 63 - leading_zeros(m)
+
+
+@numba.njit(cache=True)
+def _ref_high(m):
+    return trailing_zeros(m)
+
+
+@numba.njit(cache=True)
+def _ref_greedy(h, lead_suit, win, trump):
+    """A legal card of the kinds held ``h`` (a 24-bit mask): follow suit and beat the winning card
+    if possible, else trump if void; the lowest card that wins the trick, else the lowest legal
+    card; leading, the highest card of the lowest suit held."""
+    if lead_suit < 0:
+        return _ref_high(h)
+    suit = np.int64(0x3F) << (6 * lead_suit)
+    trumps = np.int64(0x3F) << (6 * trump)
+    legal = h & suit if h & suit else (h & trumps if h & trumps else h)
+    ws = win // 6
+    if ws == lead_suit or ws == trump:  # cards of the winner's suit above it
+        over = legal & ((np.int64(1) << win) - (np.int64(1) << (6 * ws)))
+    else:
+        over = 0
+    if ws != trump:
+        over |= legal & trumps
+    return _ref_low(over) if over else _ref_low(legal)
+
+
+@numba.njit(cache=True, parallel=True)
+def _ref_full(seed, n):
+    """Deal, meld of every seat in every trump, seat 0 names its best trump, twelve greedy tricks."""
+    nb = (n + BLOCK - 1) // BLOCK
+    acc = np.zeros(nb, np.int64)
+    for b in prange(nb):
+        deck = np.empty(48, np.int64)
+        counts = np.empty((4, 24), np.int8)
+        melds = np.empty((4, 4), np.int64)
+        h1 = np.empty(4, np.int64)
+        h2 = np.empty(4, np.int64)
+        s = 0
+        for d in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
+            _ref_deal(seed, d, deck, counts)
+            for p in range(4):
+                h1[p] = 0
+                h2[p] = 0
+                for k in range(24):
+                    if counts[p, k] > 0:
+                        h1[p] |= np.int64(1) << k
+                    if counts[p, k] > 1:
+                        h2[p] |= np.int64(1) << k
+                for t in range(4):
+                    melds[p, t] = _ref_meld(counts[p], t)
+            trump = 0
+            for t in range(4):
+                if melds[0, t] > melds[0, trump]:
+                    trump = t
+            leader = 0
+            pts0 = 0
+            for _ in range(12):
+                lead_suit = -1
+                win = -1
+                win_seat = -1
+                pts = 0
+                for j in range(4):
+                    seat = (leader + j) % 4
+                    k = _ref_greedy(h1[seat], lead_suit, win, trump)
+                    bit = np.int64(1) << k
+                    if h2[seat] & bit:
+                        h2[seat] ^= bit
+                    else:
+                        h1[seat] ^= bit
+                    pts += _REF_POINTS[k % 6]
+                    if j == 0:
+                        lead_suit = k // 6
+                        win, win_seat = k, seat
+                    elif (k // 6 == win // 6 and k < win) or (k // 6 == trump and win // 6 != trump):
+                        win, win_seat = k, seat
+                if win_seat % 2 == 0:
+                    pts0 += pts
+                leader = win_seat
+            s += pts0 + melds[0, trump]
+        acc[b] = s
+    return acc.sum()
+
 def _rate(fn, n: int, repeat: int) -> float:
     fn(min(n, 10_000))  # compile / load from cache
     best = min(_timed(fn, n) for _ in range(repeat))
@@ -111,6 +295,10 @@ def measure(deals: int, repeat: int) -> dict:
         "full_hand_per_s": (_full_hands("thousand", "heuristic"), deals // 10),
         "full_hand_classic_pass4_per_s": (_full_hands("classic-pass4", "heuristic"), deals // 10),
         "full_hand_random_per_s": (_full_hands("thousand", "random"), deals // 10),
+        "full_hand_contract_per_s": (_full_hands("thousand", "contract"), deals // 10),
+        "ref_deal_per_s": (lambda n: _ref_deal_only(seed, n), deals),
+        "ref_deal_meld_per_s": (lambda n: _ref_deal_meld(seed, n), deals),
+        "ref_full_hand_per_s": (lambda n: _ref_full(seed, n), deals // 10),
     }
     cores = numba.config.NUMBA_NUM_THREADS
     figures: dict[str, float] = {}
@@ -119,8 +307,10 @@ def measure(deals: int, repeat: int) -> dict:
         for key, (fn, n) in kernels.items():
             figures[key + suffix] = round(_rate(fn, max(n, 1000), repeat))
     set_threads(cores)
+    ratios = {f"{key}_vs_ref": round(figures[key] / figures["ref_" + key], 3)
+              for key in ("deal_per_s", "deal_meld_per_s", "full_hand_per_s")}
     return {
-        **figures,
+        **figures, **ratios,
         "deals": deals, "repeat": repeat, "threads": cores,
         "machine": {"cpu": _cpu_model(), "cores": os.cpu_count(), "python": platform.python_version(),
                     "numba": numba.__version__, "numpy": np.__version__, "platform": platform.platform()},
@@ -128,7 +318,11 @@ def measure(deals: int, repeat: int) -> dict:
         "when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "notes": {"deal_meld": "deal, then meld of all four hands in all four trumps (classic)",
                   "full_hand": "thousand, heuristic play by every seat, unless named otherwise",
-                  "full_hand_deals": "a tenth of --deals"},
+                  "full_hand_deals": "a tenth of --deals",
+                  "ref": "the simple reference kernels of this script, same run: one SplitMix64 word per "
+                         "card of the shuffle, classic meld combination by combination, seat 0 names its "
+                         "best trump and every seat plays greedily (no auction, passing or scoring)",
+                  "vs_ref": "engine figure / reference figure, all cores"},
     }
 
 

@@ -141,3 +141,16 @@ def test_pass_back_search_against_every_set():
         best = max(ps.meld(" ".join(h), trump, v).total for h in kept_sets)
         assert ps.meld(" ".join(kept), trump, v).total == best
         checked += 1
+
+
+@given(st.integers(min_value=1, max_value=(1 << 24) - 1))
+def test_bit_helpers_match_python(x):
+    from pinochle_sim.play import lsb, msb, popcount
+    assert lsb(x) == (x & -x).bit_length() - 1
+    assert msb(x) == x.bit_length() - 1
+    assert popcount(x) == bin(x).count("1")
+
+
+def test_bit_helpers_of_an_empty_mask():
+    from pinochle_sim.play import lsb, msb, popcount
+    assert (lsb(0), msb(0), popcount(0)) == (0, 0, 0)

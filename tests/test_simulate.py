@@ -211,3 +211,25 @@ def test_simulate_zero_deals_writes_an_empty_table(tmp_path):
     simulate("modern", deals=0, seed=1, out=tmp_path / "z.parquet", progress=False)
     df = pd.read_parquet(tmp_path / "z.parquet")
     assert len(df) == 0 and "playing_1000" in df.columns
+
+
+@pytest.mark.parametrize("name", ["classic", "three-hand"])
+def test_parquet_columns_are_narrow_and_exact(tmp_path, name):
+    """The file stores counts in int8 and points in int16 where the variant's largest fits, and
+    every value is the one the kernel gave (no wrapping)."""
+    out = tmp_path / "n.parquet"
+    simulate(name, deals=2000, seed=4, out=out, progress=False, bidding="formula")
+    df = pd.read_parquet(out)
+    wide = play(name, 2000, seed=4, bidding="formula")
+    assert df.tricks_0.dtype == np.int8 and df.meld_0.dtype == np.int16 and df.score_0.dtype == np.int16
+    assert df.memory_usage().sum() < 0.55 * wide.memory_usage().sum()
+    ints = [c for c in wide.columns if pd.api.types.is_integer_dtype(wide[c].dtype)]
+    pd.testing.assert_frame_equal(df[ints].astype(np.int64), wide[ints].astype(np.int64))
+
+
+def test_narrow_refuses_a_value_that_does_not_fit():
+    from pinochle_sim.simulate import narrow
+    df = play("thousand", 10, seed=1, bidding="formula")
+    df.loc[0, "tricks_0"] = 300
+    with pytest.raises(ValueError, match="tricks_0"):
+        narrow(df, ps.variant("thousand"))

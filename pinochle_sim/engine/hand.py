@@ -181,11 +181,17 @@ def play_deal(seed, i, forced_bidder, tb, bd, policy, w, row):
     ``w.tinfo`` the hand record. ``forced_bidder >= 0`` skips the auction and makes that seat the
     declarer at a bid of 0 (for the bid tables).
     """
+    _deal(seed, i, tb, w.hands, w.deck)
+    play_dealt(seed, i, forced_bidder, tb, bd, policy, w, row)
+
+
+@njit
+def play_dealt(seed, i, forced_bidder, tb, bd, policy, w, row):
+    """:func:`play_deal` of deal ``i`` already dealt into ``w.hands``."""
     rules = tb.rules
     row[:] = 0
     dealer = i % rules[R.players]
     row[DEALER] = dealer
-    _deal(seed, i, tb, w.hands, w.deck)
     value_hands(tb, bd, w.hands, w.melds, w.worth, w.trumps)
     thrown = False
     for p in range(rules[R.players]):
@@ -322,8 +328,9 @@ def _record_many(seed, start, n, forced_bidder, tb, bd, policy, dealt, calls, pa
     tricks."""
     for d in prange(n):
         w = with_record(workspace(tb, 1), calls[d], passes[d], tricks[d], tinfo[d])
-        _deal(seed, start + d, tb, dealt[d], w.deck)
-        play_deal(seed, start + d, forced_bidder, tb, bd, policy, w, rows[d])
+        _deal(seed, start + d, tb, w.hands, w.deck)
+        dealt[d] = w.hands
+        play_dealt(seed, start + d, forced_bidder, tb, bd, policy, w, rows[d])
 
 
 @pnjit

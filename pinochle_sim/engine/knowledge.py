@@ -26,7 +26,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._numba import ijit, njit
+from .._numba import bjit, ijit, njit
 from .cards import COPIES, N_KINDS
 from .deal import next64
 from .meld import meld_used
@@ -133,7 +133,7 @@ def _count(row, k):
     return n
 
 
-@njit
+@bjit
 def observe(seen, seat, card, j, lead, win, trump, rules):
     """``seat`` played ``card`` as the ``j``-th card of the trick (``lead``, ``win``: the trick
     before it): it no longer holds it, and it holds no card that would have made it illegal

@@ -30,9 +30,11 @@ JD = kind(2, J)
 @ijit
 def hand_meld_all_trumps(c, tb, out):
     """Main body of :func:`meld_table`: meld of count vector ``c`` for trumps S, H, D, C into
-    ``out``. Each suit's own melds are a lookup of the variant's suit tables (as trump, as a
-    plain suit); the melds across suits are counted from their cards."""
+    ``out``. Every meld is a lookup by each suit's configuration: its own melds in the variant's
+    suit tables (as trump, as a plain suit), the melds across suits in ``tb.cross_meld`` by the
+    copies the four suits allow together (``melds.cross_tables``)."""
     base = 0
+    cross = -1
     table = tb.suit_meld
     for s in range(4):
         code = 0
@@ -40,17 +42,8 @@ def hand_meld_all_trumps(c, tb, out):
             code = code * (COPIES + 1) + c[6 * s + r]
         base += table[1, code]
         out[s] = table[0, code] - table[1, code]
-    inst = tb.melds
-    for j in range(inst.shape[0]):
-        if inst[j, I_ROLE] == ANY_TRUMP:
-            n = 127
-            for m in range(I_KINDS, inst.shape[1]):
-                k = inst[j, m]
-                if k < 0:
-                    break
-                if c[k] < n:
-                    n = c[k]
-            base += tb.meld_values[inst[j, I_COMBO], n]
+        cross &= tb.suit_cross[s, code]
+    base += tb.cross_meld[cross]
     for t in range(4):
         out[t] += base
 

@@ -162,6 +162,48 @@ def suit_tables(inst, mv, run_mode, extra_kq, out):
                     out[1, code] += x
 
 
+@njit
+def cross_tables(inst, mv, suit_cross, cross_meld):
+    """The melds that count whatever the trump (``ANY_TRUMP``: the pinochle, the arounds) as
+    lookups. ``suit_cross[s, code]`` packs, for suit ``s`` holding config ``code`` of
+    ``SUIT_CONFIGS``, a bit per such meld and per level ``l = 1 .. COPIES`` (bit
+    ``(l - 1) * m + i`` of the ``i``-th of the ``m`` melds): set when the suit holds at least ``l``
+    copies of each of the meld's cards in it (a meld with no card in the suit sets every level).
+    The four suits' words AND-ed together say how many copies of each meld the hand holds, and
+    index ``cross_meld``, their total value."""
+    free = np.empty(inst.shape[0], np.int64)
+    m = 0
+    for j in range(inst.shape[0]):
+        if inst[j, I_ROLE] == ANY_TRUMP:
+            free[m] = j
+            m += 1
+    for s in range(4):
+        for code in range(SUIT_CONFIGS.shape[0]):
+            word = 0
+            for i in range(m):
+                n = COPIES
+                for q in range(I_KINDS, inst.shape[1]):
+                    k = inst[free[i], q]
+                    if k >= 0 and k // 6 == s:
+                        n = min(n, SUIT_CONFIGS[code, k % 6])
+                for level in range(1, n + 1):
+                    word |= 1 << ((level - 1) * m + i)
+            suit_cross[s, code] = word
+    for word in range(cross_meld.shape[0]):
+        total = 0
+        for i in range(m):
+            n = 0
+            while n < COPIES and (word >> (n * m + i)) & 1:
+                n += 1
+            total += mv[inst[free[i], I_COMBO], n]
+        cross_meld[word] = total
+
+
+def n_cross() -> int:
+    """How many melds count whatever the trump (the width of a level in ``cross_tables``)."""
+    return sum(m.role == ANY_TRUMP for m in meld_instances())
+
+
 def cross_suit() -> tuple[list[tuple[int, int]], tuple[int, tuple[int, int, int, int]]]:
     """The melds that count whatever the trump, as the exact odds track them: the arounds (row,
     rank) and one meld of two cards in two suits (row, (suit, rank, suit, rank), lower suit

@@ -29,14 +29,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
+
 from .._numba import ijit, njit
+from .._numba import popcount as _popcount
 from .cards import N_KINDS, parse_cards, parse_suit
 from .deal import below
 
 ALL = (1 << N_KINDS) - 1
-_DEBRUIJN = 0x077CB531
-_DEBRUIJN_TABLE = np.array([0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8, 31, 27, 13,
-                            23, 21, 19, 16, 7, 26, 12, 18, 6, 11, 5, 10, 9], np.int64)
 
 
 # ------------------------------------------------------------------------------------------
@@ -44,30 +44,25 @@ _DEBRUIJN_TABLE = np.array([0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 
 
 @njit
 def lsb(x):
-    """Index of the lowest set bit of ``x`` (> 0): the highest card of a suit mask."""
-    return _DEBRUIJN_TABLE[(((x & -x) * _DEBRUIJN) & 0xFFFFFFFF) >> 27]
+    """Index of the lowest set bit of ``x`` (> 0): the highest card of a suit mask (0 for 0)."""
+    return np.int64(trailing_zeros(x)) & 63
 
 
 @njit
 def msb(x):
-    """Index of the highest set bit of ``x`` (> 0): the lowest card of a suit mask."""
-    x |= x >> 1
-    x |= x >> 2
-    x |= x >> 4
-    x |= x >> 8
-    x |= x >> 16
-    return lsb((x + 1) >> 1)
+    """Index of the highest set bit of ``x`` (> 0): the lowest card of a suit mask (0 for 0)."""
+    return max(np.int64(63 - leading_zeros(x)), 0)
 
 
 @njit
 def popcount(x):
-    x = x - ((x >> 1) & 0x55555555)
-    x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
-    return (((x + (x >> 4)) & 0x0F0F0F0F) * 0x01010101 & 0xFFFFFFFF) >> 24
+    return np.int64(_popcount(x))
 
 
 SUIT = np.arange(N_KINDS, dtype=np.int64) // 6
 RANK = np.arange(N_KINDS, dtype=np.int64) % 6
+#: RANK_MASK[r]: mask of the four kinds of rank r.
+RANK_MASK = np.array([sum(1 << (6 * s + r) for s in range(4)) for r in range(6)], np.int64)
 #: ABOVE[k]: mask of the kinds of k's suit that rank above k.
 ABOVE = np.array([(1 << k) - (1 << (6 * (k // 6))) for k in range(N_KINDS)], np.int64)
 

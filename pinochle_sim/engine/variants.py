@@ -18,7 +18,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .cards import COPIES, DECK_SIZE
-from .melds import COMBOS, RUN_MARRIAGE, SUIT_CONFIGS, instance_table, suit_tables
+from .melds import COMBOS, RUN_MARRIAGE, SUIT_CONFIGS, cross_tables, instance_table, n_cross, suit_tables
 
 Pair = tuple[int, int]
 
@@ -578,6 +578,8 @@ class Tables(NamedTuple):
     extra_kq: int
     melds: np.ndarray        # int64[instances, ...]: melds.instance_table() (cards, suit, role)
     suit_meld: np.ndarray    # int32[2, suit configs]: what a suit's own melds score as trump, as plain
+    suit_cross: np.ndarray   # int32[4, suit configs]: the melds across suits a suit's cards allow
+    cross_meld: np.ndarray   # int32[2 ** (COPIES * melds across suits)]: their value (melds.cross_tables)
     card_points: np.ndarray  # int32[6]: A T K Q J 9
     rules: np.ndarray        # int64[len(RULE_FIELDS)]: choices as their index in CHOICES
     team: np.ndarray         # int64[players]: the side each seat plays for
@@ -594,6 +596,9 @@ def compile_variant(v: Variant) -> Tables:
     mode = RUN_MARRIAGE.index(v.run_marriage)
     suit_meld = np.zeros((2, len(SUIT_CONFIGS)), np.int32)
     suit_tables(inst, mv, mode, v.extra_king_queen, suit_meld)
+    suit_cross = np.zeros((4, len(SUIT_CONFIGS)), np.int32)
+    cross_meld = np.zeros(1 << (COPIES * n_cross()), np.int32)
+    cross_tables(inst, mv, suit_cross, cross_meld)
 
     def as_int(name: str) -> int:
         value = getattr(v, name)
@@ -601,7 +606,8 @@ def compile_variant(v: Variant) -> Tables:
 
     rules = np.array([as_int(name) for name in RULE_FIELDS], np.int64)
     seats = range(v.players)
-    return Tables(mv, mode, v.extra_king_queen, inst, suit_meld, np.asarray(v.card_points, np.int32), rules,
+    return Tables(mv, mode, v.extra_king_queen, inst, suit_meld, suit_cross, cross_meld,
+                  np.asarray(v.card_points, np.int32), rules,
                   np.array([v.team(p) for p in seats], np.int64),
                   np.array([-1 if v.partner(p) is None else v.partner(p) for p in seats], np.int64))
 

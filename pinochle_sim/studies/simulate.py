@@ -15,7 +15,7 @@ import pandas as pd
 
 from .. import __version__
 from ..engine.auction import Bidding
-from ..engine.cards import SUITS
+from ..engine.cards import COPIES, N_KINDS, SUITS
 from ..engine.hand import C, COLUMNS, TRUMP, _play_many, _play_many_dd, columns, max_calls, policy_codes
 from ..engine.variants import Variant, band_width, compile_variant, meld_unit, variant
 from ..engine.tricks import DEFAULT_POLICY
@@ -63,6 +63,48 @@ def _frame(rows: np.ndarray, start: int, v: Variant) -> pd.DataFrame:
     df["thrown_in"] = df["thrown_in"].astype(bool)
     df["trump"] = pd.Categorical.from_codes(rows[:, TRUMP].astype(np.int64).clip(-1), list(SUITS))
     return df
+
+
+#: Columns whose values are small by the rules (seats, tricks, counters, card counts, flags).
+_INT8 = ("dealer", "bidder", "made", "bid_aces", "bid_tens", "bid_kings", "bid_trumps", "bid_situation",
+         "playing_1000", "tricks_", "counters_")
+
+
+def _bounds(v: Variant) -> dict[str, int]:
+    """More than the values of each column of points can reach under ``v``: the meld of the whole
+    deck (a hand's meld), every seat melding it plus every trick point (a side's total), the
+    highest bid the auction can call or seed 004's 1000 (bids and scores)."""
+    from ..engine.meld import meld_table
+    deck = int(meld_table(np.full(N_KINDS, COPIES, np.int8), v).max())
+    total = v.players * deck + v.trick_total
+    bid = max(v.opening_bid + v.raise_min * max_calls(v), 1000, total)
+    return {"meld_": deck, "bid_meld": deck, "points_": v.trick_total, "discard_points": v.trick_total,
+            "dd_points": v.trick_total, "side_total": total, "bid": bid, "score_": bid}
+
+
+def narrow(df: pd.DataFrame, v: Variant) -> pd.DataFrame:
+    """``df`` with the narrowest integer types its columns need under ``v`` (int8 for counts and
+    seats, int16 for points where the variant's largest fits, int32 else), as the parquet files
+    store it. Every value is checked to fit: one that does not raises ValueError."""
+    bounds = _bounds(v)
+    out = {}
+    for name in df.columns:
+        col = df[name]
+        if not pd.api.types.is_integer_dtype(col.dtype) or name == "deal":
+            continue
+        stem = name.rstrip("0123456789")
+        bound = bounds.get(stem, bounds.get(name))
+        if stem in _INT8 or name in _INT8:
+            small = np.int8
+        elif name == "calls" or (bound is not None and bound < np.iinfo(np.int16).max):
+            small = np.int16
+        else:
+            continue
+        info = np.iinfo(small)
+        if len(col) and (col.min() < info.min or col.max() > info.max):
+            raise ValueError(f"column {name} does not fit {np.dtype(small).name}: {col.min()}..{col.max()}")
+        out[name] = col.astype(small)
+    return df.assign(**out)
 
 
 def check_dd_from(v: Variant, dd_from: int | None) -> None:
@@ -166,7 +208,7 @@ def simulate(v: Variant | str, deals: int, seed: int, out: str | Path,
         writer = None
         try:
             for df in _frames(setup, run, chunks, dd_from, on_chunk):
-                table = pa.Table.from_pandas(df, preserve_index=False)
+                table = pa.Table.from_pandas(narrow(df, setup.variant), preserve_index=False)
                 if writer is None:
                     writer = pq.ParquetWriter(fh, table.schema, metadata_collector=None)
                 writer.write_table(table)
@@ -179,7 +221,8 @@ def simulate(v: Variant | str, deals: int, seed: int, out: str | Path,
                 empty = _frame(np.empty((0, len(COLUMNS)), np.int32), 0, setup.variant)
                 if dd_from is not None:
                     empty["dd_points"] = np.empty(0, np.int32)
-                writer = pq.ParquetWriter(fh, pa.Table.from_pandas(empty, preserve_index=False).schema)
+                writer = pq.ParquetWriter(fh, pa.Table.from_pandas(narrow(empty, setup.variant),
+                                                                   preserve_index=False).schema)
         finally:  # also when interrupted, before the file it writes to goes
             if writer is not None:
                 writer.close()

@@ -381,7 +381,9 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(report, indent=2))
     else:
         for k, v in report.items():
-            if "_per_s" in k:
+            if k.endswith("_vs_ref"):
+                print(f"{k:28s} {v:8.2f} x")
+            elif "_per_s" in k:
                 print(f"{k:28s} {v / 1e6:8.2f} M/s")
         for key, what in (("double_dummy_8_tricks_left", "8 tricks left"), ("double_dummy_full_deal", "full deal")):
             for variant, f in report.get(key, {}).items():

@@ -80,8 +80,11 @@ def test_bench_script_smoke(tmp_path):
     assert res.returncode == 0, res.stderr
     figures = json.loads(out.read_text())
     for key in ("deal_per_s", "deal_meld_per_s", "deal_per_s_1thread", "deal_meld_per_s_1thread",
-                "full_hand_per_s", "full_hand_per_s_1thread"):
+                "full_hand_per_s", "full_hand_per_s_1thread", "ref_deal_per_s", "ref_deal_meld_per_s",
+                "ref_full_hand_per_s", "full_hand_contract_per_s"):
         assert figures[key] > 0
+    for key in ("deal_per_s", "deal_meld_per_s", "full_hand_per_s"):  # the ratios to the reference kernels
+        assert figures[key + "_vs_ref"] == round(figures[key] / figures["ref_" + key], 3)
 
 
 # --------------------------------------------------------------------------------------------

@@ -49,10 +49,10 @@ njit = numba.njit(cache=True, nogil=True, error_model="numpy")
 #: Small kernels called in the innermost loops with a variant's tables: inlined into their
 #: callers (a call would pass the whole tuple of tables, which costs more than the work).
 ijit = numba.njit(cache=True, nogil=True, error_model="numpy", inline="always")
-#: Serial kernels that allocate nothing, called once a hand or a card with the variant's tables
-#: and a thread's scratch: compiled without reference counting, so the dozens of arrays those
-#: structures hold cross each call without two atomic counter updates apiece (which cost more
-#: than the work of a trick). Numba refuses to compile an allocation in them.
+#: Serial kernels called once a card with the variant's tables and a thread's scratch, compiled
+#: without reference counting (numba's ``_nrt=False``): every array those structures hold would
+#: otherwise cost two atomic counter updates per call, more than the work of the card. Numba
+#: compiles what they call the same way and refuses any allocation there.
 bjit = numba.njit(cache=True, nogil=True, error_model="numpy", _nrt=False)
 #: Parallel kernels: ``prange`` over deals or blocks of deals.
 pnjit = numba.njit(cache=True, nogil=True, parallel=True, error_model="numpy")

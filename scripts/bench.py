@@ -2,8 +2,9 @@
 
     python scripts/bench.py [--deals N] [--repeat R] [--json]
 
-Each figure is the best of ``--repeat`` timed runs after a warm-up (compile) run, in deals per
-second. The kernels stream: they reduce to a checksum instead of storing hands, as long runs do.
+Each figure is the best of ``--repeat`` rounds after a warm-up (compile) run, in deals per
+second; a round times every kernel once, in turn. The kernels stream: they reduce to a checksum
+instead of storing hands, as long runs do.
 Beside the engine's figures it times simple reference kernels for the same work (``ref_*``) and
 writes the ratios (``*_vs_ref``), so the figures read against plain numba code on the same
 machine in the same run.
@@ -36,44 +37,47 @@ from pinochle_sim.variants import compile_variant  # noqa: E402
 RESULTS = Path(__file__).resolve().parents[1] / "results" / "bench.json"
 
 
-@numba.njit(cache=True, parallel=True)
-def _deal_only(seed, n):
-    nb = (n + BLOCK - 1) // BLOCK
-    acc = np.zeros(nb, np.int64)
-    for b in prange(nb):
-        deck = np.empty(48, np.int8)
-        counts = np.empty((4, 24), np.int8)
-        s = 0
-        for d in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
-            deal_one(seed, d, deck, counts)
-            s += counts[0, 0] + counts[3, 23]
-        acc[b] = s
-    return acc.sum()
+def _streamed(deal, score, deck_type):
+    """A parallel kernel ``run(seed, n, tb)``: deals ``0 .. n-1`` by ``deal(seed, i, deck,
+    counts)``, each scored by ``score(counts, tb, out)`` (``out``: int32[4] scratch), summed."""
+    @numba.njit(parallel=True)
+    def run(seed, n, tb):
+        nb = (n + BLOCK - 1) // BLOCK
+        acc = np.zeros(nb, np.int64)
+        for b in prange(nb):
+            deck = np.empty(48, deck_type)
+            counts = np.empty((4, 24), np.int8)
+            out = np.empty(4, np.int32)
+            s = 0
+            for d in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
+                deal(seed, d, deck, counts)
+                s += score(counts, tb, out)
+            acc[b] = s
+        return acc.sum()
+    return run
 
 
-@numba.njit(cache=True, parallel=True)
-def _deal_meld(seed, n, tb):
-    nb = (n + BLOCK - 1) // BLOCK
-    acc = np.zeros(nb, np.int64)
-    for b in prange(nb):
-        deck = np.empty(48, np.int8)
-        counts = np.empty((4, 24), np.int8)
-        out = np.empty(4, np.int32)
-        s = 0
-        for d in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
-            deal_one(seed, d, deck, counts)
-            for p in range(4):
-                hand_meld_all_trumps(counts[p], tb, out)
-                s += max(out[0], out[1], out[2], out[3])
-        acc[b] = s
-    return acc.sum()
+@numba.njit(cache=True)
+def _corners(counts, tb, out):
+    """Two cells of the deal, so that dealing alone is not optimised away."""
+    return counts[0, 0] + counts[3, 23]
+
+
+@numba.njit(cache=True)
+def _best_melds(counts, tb, out):
+    """The four hands' meld in their best trump, by the engine's kernel."""
+    s = 0
+    for p in range(4):
+        hand_meld_all_trumps(counts[p], tb, out)
+        s += max(out[0], out[1], out[2], out[3])
+    return s
 
 
 # ------------------------------------------------------------------------------------------
 # The simple reference kernels: the same work written the straightforward way (one SplitMix64
 # word per card of the shuffle, meld counted combination by combination, a greedy trick play
-# over count vectors), so the engine's figures are read against what plain numba code does on
-# the same machine in the same run. They share nothing with the engine.
+# over bit masks), so the engine's figures are read against what plain numba code does on the
+# same machine in the same run. They call no engine kernel.
 
 _G = np.uint64(0x9E3779B97F4A7C15)
 
@@ -125,38 +129,22 @@ def _ref_meld(c, t):
     return total
 
 
-@numba.njit(cache=True, parallel=True)
-def _ref_deal_only(seed, n):
-    nb = (n + BLOCK - 1) // BLOCK
-    acc = np.zeros(nb, np.int64)
-    for b in prange(nb):
-        deck = np.empty(48, np.int64)
-        counts = np.empty((4, 24), np.int8)
-        s = 0
-        for d in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
-            _ref_deal(seed, d, deck, counts)
-            s += counts[0, 0] + counts[3, 23]
-        acc[b] = s
-    return acc.sum()
+@numba.njit(cache=True)
+def _ref_best_melds(counts, tb, out):
+    """The four hands' meld in their best trump, by :func:`_ref_meld`."""
+    s = 0
+    for p in range(4):
+        best = 0
+        for t in range(4):
+            best = max(best, _ref_meld(counts[p], t))
+        s += best
+    return s
 
 
-@numba.njit(cache=True, parallel=True)
-def _ref_deal_meld(seed, n):
-    nb = (n + BLOCK - 1) // BLOCK
-    acc = np.zeros(nb, np.int64)
-    for b in prange(nb):
-        deck = np.empty(48, np.int64)
-        counts = np.empty((4, 24), np.int8)
-        s = 0
-        for d in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
-            _ref_deal(seed, d, deck, counts)
-            for p in range(4):
-                best = 0
-                for t in range(4):
-                    best = max(best, _ref_meld(counts[p], t))
-                s += best
-        acc[b] = s
-    return acc.sum()
+_deal_only = _streamed(deal_one, _corners, np.int8)
+_deal_meld = _streamed(deal_one, _best_melds, np.int8)
+_ref_deal_only = _streamed(_ref_deal, _corners, np.int64)
+_ref_deal_meld = _streamed(_ref_deal, _ref_best_melds, np.int64)
 
 
 _REF_POINTS = np.array([11, 10, 4, 3, 2, 0], np.int64)
@@ -249,10 +237,17 @@ def _ref_full(seed, n):
         acc[b] = s
     return acc.sum()
 
-def _rate(fn, n: int, repeat: int) -> float:
-    fn(min(n, 10_000))  # compile / load from cache
-    best = min(_timed(fn, n) for _ in range(repeat))
-    return n / best
+def _rates(kernels: dict, repeat: int) -> dict[str, int]:
+    """Deals per second of each kernel ``{key: (fn, n)}``: the best of ``repeat`` rounds after a
+    warm-up (compile) call, every round timing each kernel in turn, so that an engine kernel and
+    its reference see the same state of a shared machine."""
+    for fn, n in kernels.values():
+        fn(min(n, 10_000))  # compile / load from cache
+    best = dict.fromkeys(kernels, float("inf"))
+    for _ in range(repeat):
+        for key, (fn, n) in kernels.items():
+            best[key] = min(best[key], _timed(fn, n))
+    return {key: round(n / best[key]) for key, (_, n) in kernels.items()}
 
 
 def _timed(fn, n: int) -> float:
@@ -290,22 +285,22 @@ def measure(deals: int, repeat: int) -> dict:
     tb = compile_variant(ps.variant("classic"))
     seed = np.uint64(1)
     kernels = {
-        "deal_per_s": (lambda n: _deal_only(seed, n), deals),
+        "deal_per_s": (lambda n: _deal_only(seed, n, tb), deals),
         "deal_meld_per_s": (lambda n: _deal_meld(seed, n, tb), deals),
         "full_hand_per_s": (_full_hands("thousand", "heuristic"), deals // 10),
         "full_hand_classic_pass4_per_s": (_full_hands("classic-pass4", "heuristic"), deals // 10),
         "full_hand_random_per_s": (_full_hands("thousand", "random"), deals // 10),
         "full_hand_contract_per_s": (_full_hands("thousand", "contract"), deals // 10),
-        "ref_deal_per_s": (lambda n: _ref_deal_only(seed, n), deals),
-        "ref_deal_meld_per_s": (lambda n: _ref_deal_meld(seed, n), deals),
+        "ref_deal_per_s": (lambda n: _ref_deal_only(seed, n, tb), deals),
+        "ref_deal_meld_per_s": (lambda n: _ref_deal_meld(seed, n, tb), deals),
         "ref_full_hand_per_s": (lambda n: _ref_full(seed, n), deals // 10),
     }
     cores = numba.config.NUMBA_NUM_THREADS
     figures: dict[str, float] = {}
     for threads, suffix in ((cores, ""), (1, "_1thread")):
         set_threads(threads)
-        for key, (fn, n) in kernels.items():
-            figures[key + suffix] = round(_rate(fn, max(n, 1000), repeat))
+        rates = _rates({key: (fn, max(n, 1000)) for key, (fn, n) in kernels.items()}, repeat)
+        figures.update({key + suffix: rate for key, rate in rates.items()})
     set_threads(cores)
     ratios = {f"{key}_vs_ref": round(figures[key] / figures["ref_" + key], 3)
               for key in ("deal_per_s", "deal_meld_per_s", "full_hand_per_s")}

@@ -132,7 +132,9 @@ def with_record(w, calls, passes, tricks, tinfo):
 
 
 @ijit
-def _deal(seed, i, tb, hands, deck):
+def deal_hands(seed, i, tb, hands, deck):
+    """Deal ``i`` of variant ``tb`` into ``hands`` (the kitty last); ``deck`` is scratch. The loops
+    deal before :func:`play_deal`, so a hand record keeps the cards as dealt without dealing again."""
     deal_one(seed, i, deck, hands, tb.rules[R.players], tb.rules[R.hand_size])
 
 
@@ -174,20 +176,13 @@ def value_hands(tb, bd, hands, melds, worth, trumps):
 
 @njit
 def play_deal(seed, i, forced_bidder, tb, bd, policy, w, row):
-    """Play deal ``i`` of variant ``tb`` with the seats' bidding ``bd`` and play ``policy``, and
-    write its summary ``row`` (see ``COLUMNS``).
+    """Play deal ``i`` of variant ``tb``, dealt into ``w.hands`` (:func:`deal_hands`), with the
+    seats' bidding ``bd`` and play ``policy``, and write its summary ``row`` (see ``COLUMNS``).
 
     ``w.hands`` receives the hands as played; ``w.calls``, ``w.passes``, ``w.tricks`` and
     ``w.tinfo`` the hand record. ``forced_bidder >= 0`` skips the auction and makes that seat the
     declarer at a bid of 0 (for the bid tables).
     """
-    _deal(seed, i, tb, w.hands, w.deck)
-    play_dealt(seed, i, forced_bidder, tb, bd, policy, w, row)
-
-
-@njit
-def play_dealt(seed, i, forced_bidder, tb, bd, policy, w, row):
-    """:func:`play_deal` of deal ``i`` already dealt into ``w.hands``."""
     rules = tb.rules
     row[:] = 0
     dealer = i % rules[R.players]
@@ -318,6 +313,7 @@ def _play_many(seed, start, n, forced_bidder, tb, bd, policy, max_calls, rows):
     for b in prange((n + BLOCK - 1) // BLOCK):
         w = workspace(tb, max_calls)
         for d in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
+            deal_hands(seed, start + d, tb, w.hands, w.deck)
             play_deal(seed, start + d, forced_bidder, tb, bd, policy, w, rows[d])
 
 
@@ -328,9 +324,9 @@ def _record_many(seed, start, n, forced_bidder, tb, bd, policy, dealt, calls, pa
     tricks."""
     for d in prange(n):
         w = with_record(workspace(tb, 1), calls[d], passes[d], tricks[d], tinfo[d])
-        _deal(seed, start + d, tb, w.hands, w.deck)
+        deal_hands(seed, start + d, tb, w.hands, w.deck)
         dealt[d] = w.hands
-        play_dealt(seed, start + d, forced_bidder, tb, bd, policy, w, rows[d])
+        play_deal(seed, start + d, forced_bidder, tb, bd, policy, w, rows[d])
 
 
 @pnjit
@@ -345,7 +341,7 @@ def _declare_all(seed, start, n, tb, bd, policy, max_calls, rows):
         melds = np.empty_like(w.melds)
         for d in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
             i = start + d
-            _deal(seed, i, tb, w.hands, w.deck)
+            deal_hands(seed, i, tb, w.hands, w.deck)
             value_hands(tb, bd, w.hands, w.melds, w.worth, w.trumps)
             hands[:] = w.hands
             melds[:] = w.melds
@@ -386,6 +382,7 @@ def _play_many_dd(seed, start, n, forced_bidder, tb, bd, policy, max_calls, dd_f
     """As :func:`_play_many`, and ``dd[d]``: :func:`dd_points` of each deal."""
     for d in prange(n):
         w = workspace(tb, max_calls)
+        deal_hands(seed, start + d, tb, w.hands, w.deck)
         play_deal(seed, start + d, forced_bidder, tb, bd, policy, w, rows[d])
         dd[d] = dd_points(tb, w, rows[d], dd_from)
 

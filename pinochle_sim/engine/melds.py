@@ -162,46 +162,32 @@ def suit_tables(inst, mv, run_mode, extra_kq, out):
                     out[1, code] += x
 
 
-@njit
-def cross_tables(inst, mv, suit_cross, cross_meld):
+def cross_tables(inst: np.ndarray, mv: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The melds that count whatever the trump (``ANY_TRUMP``: the pinochle, the arounds) as
-    lookups. ``suit_cross[s, code]`` packs, for suit ``s`` holding config ``code`` of
-    ``SUIT_CONFIGS``, a bit per such meld and per level ``l = 1 .. COPIES`` (bit
-    ``(l - 1) * m + i`` of the ``i``-th of the ``m`` melds): set when the suit holds at least ``l``
-    copies of each of the meld's cards in it (a meld with no card in the suit sets every level).
-    The four suits' words AND-ed together say how many copies of each meld the hand holds, and
-    index ``cross_meld``, their total value."""
-    free = np.empty(inst.shape[0], np.int64)
-    m = 0
-    for j in range(inst.shape[0]):
-        if inst[j, I_ROLE] == ANY_TRUMP:
-            free[m] = j
-            m += 1
-    for s in range(4):
-        for code in range(SUIT_CONFIGS.shape[0]):
-            word = 0
-            for i in range(m):
-                n = COPIES
-                for q in range(I_KINDS, inst.shape[1]):
-                    k = inst[free[i], q]
-                    if k >= 0 and k // 6 == s:
-                        n = min(n, SUIT_CONFIGS[code, k % 6])
-                for level in range(1, n + 1):
-                    word |= 1 << ((level - 1) * m + i)
-            suit_cross[s, code] = word
-    for word in range(cross_meld.shape[0]):
-        total = 0
-        for i in range(m):
-            n = 0
-            while n < COPIES and (word >> (n * m + i)) & 1:
-                n += 1
-            total += mv[inst[free[i], I_COMBO], n]
-        cross_meld[word] = total
+    lookups, from the instance table ``inst`` and the values ``mv``: ``(suit_cross, cross_meld)``.
 
-
-def n_cross() -> int:
-    """How many melds count whatever the trump (the width of a level in ``cross_tables``)."""
-    return sum(m.role == ANY_TRUMP for m in meld_instances())
+    ``suit_cross[s, code]`` (int32[4, suit configs]) packs, for suit ``s`` holding config ``code``
+    of ``SUIT_CONFIGS``, a bit per such meld ``i`` (of ``m``) and per level ``l = 1 .. COPIES``, bit
+    ``(l - 1) * m + i``: set when the suit holds at least ``l`` copies of each of the meld's cards
+    in it (a meld with no card in the suit sets every level). The four suits' words AND-ed
+    together have each meld's levels set up to the copies the hand holds, and index
+    ``cross_meld`` (int32[2 ** (COPIES * m)]), their total value."""
+    free = np.flatnonzero(inst[:, I_ROLE] == ANY_TRUMP)
+    m = len(free)
+    suit_cross = np.zeros((4, len(SUIT_CONFIGS)), np.int64)
+    words = np.arange(1 << (COPIES * m))
+    cross_meld = np.zeros(len(words), np.int64)
+    for i, j in enumerate(free):
+        for s in range(4):
+            n = np.full(len(SUIT_CONFIGS), COPIES)
+            for k in inst[j, I_KINDS:]:
+                if k >= 0 and k // 6 == s:
+                    n = np.minimum(n, SUIT_CONFIGS[:, k % 6])
+            for level in range(1, COPIES + 1):
+                suit_cross[s] |= (n >= level).astype(np.int64) << ((level - 1) * m + i)
+        held = sum((words >> ((level - 1) * m + i)) & 1 for level in range(1, COPIES + 1))
+        cross_meld += mv[inst[j, I_COMBO], held]
+    return suit_cross.astype(np.int32), cross_meld.astype(np.int32)
 
 
 def cross_suit() -> tuple[list[tuple[int, int]], tuple[int, tuple[int, int, int, int]]]:

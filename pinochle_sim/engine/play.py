@@ -28,7 +28,6 @@ own hand, every card played so far, both copies counted, and the trick on the ta
 from __future__ import annotations
 
 import numpy as np
-
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
 from .._numba import ijit, njit
@@ -44,25 +43,24 @@ ALL = (1 << N_KINDS) - 1
 
 @njit
 def lsb(x):
-    """Index of the lowest set bit of ``x`` (> 0): the highest card of a suit mask (0 for 0)."""
+    """Index of the lowest set bit of ``x``: the highest card of a suit mask (0 for an empty mask)."""
     return np.int64(trailing_zeros(x)) & 63
 
 
 @njit
 def msb(x):
-    """Index of the highest set bit of ``x`` (> 0): the lowest card of a suit mask (0 for 0)."""
+    """Index of the highest set bit of ``x``: the lowest card of a suit mask (0 for an empty mask)."""
     return max(np.int64(63 - leading_zeros(x)), 0)
 
 
 @njit
 def popcount(x):
+    """The number of kinds in mask ``x``."""
     return np.int64(_popcount(x))
 
 
 SUIT = np.arange(N_KINDS, dtype=np.int64) // 6
 RANK = np.arange(N_KINDS, dtype=np.int64) % 6
-#: RANK_MASK[r]: mask of the four kinds of rank r.
-RANK_MASK = np.array([sum(1 << (6 * s + r) for s in range(4)) for r in range(6)], np.int64)
 #: ABOVE[k]: mask of the kinds of k's suit that rank above k.
 ABOVE = np.array([(1 << k) - (1 << (6 * (k // 6))) for k in range(N_KINDS)], np.int64)
 

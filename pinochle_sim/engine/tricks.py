@@ -28,7 +28,7 @@ from .._numba import bjit, njit
 from .cards import COPIES
 from .knowledge import may_hold, observe, pool_of
 from .pimc import DD_TRICKS, WORLDS, pimc_card
-from .play import (ABOVE, ALL, RANK, RANK_MASK, SUIT, _cheaper, beats, choose_follow, choose_lead, legal_mask, lsb, msb,
+from .play import (ABOVE, ALL, RANK, SUIT, _cheaper, beats, choose_follow, choose_lead, legal_mask, lsb, msb,
                    partner_safe, pick_random, popcount, suit_mask, take, to_masks, trick_step)
 from .search import Position
 from .variants import R
@@ -178,8 +178,6 @@ def play_tricks(hands, leader, trump, bidder_team, tb, policy, draw_trump_min, s
     """
     rules = tb.rules
     points = tb.card_points
-    side_of, partner = tb.team, tb.partner
-    pool, may = sc.sampler.pool, sc.may
     must_head, must_trump, must_overtrump = rules[R.must_head], rules[R.must_trump], rules[R.must_overtrump]
     seats = rules[R.players]
     n_tricks = rules[R.hand_size]
@@ -187,21 +185,24 @@ def play_tricks(hands, leader, trump, bidder_team, tb, policy, draw_trump_min, s
         h1[p], h2[p] = to_masks(hands[p])
     p1 = 0  # kinds played at least once, and twice
     p2 = 0
-    sweeper = partner[sitter] if sitter >= 0 else -1
+    sweeper = tb.partner[sitter] if sitter >= 0 else -1
     trump_leads = 0
     if sweeper >= 0:
         trump_leads = (TRUMPS_IN_DECK - popcount(h1[sweeper] & suit_mask(trump))
                        - popcount(h2[sweeper] & suit_mask(trump)))
     players = seats - 1 if sitter >= 0 else seats
     knows = False
+    sampling = False
     for p in range(seats):
         knows |= policy[p, 0] >= CONTRACT
-    cards = 0  # cards in hand, and the points they hold
+        sampling |= policy[p, 0] == PIMC
+    cards = 0  # cards in hand, and the points they hold (for the sampling player's positions)
     left = 0
-    for p in range(seats):
-        cards += popcount(h1[p]) + popcount(h2[p])
-        for r in range(6):
-            left += points[r] * (popcount(h1[p] & RANK_MASK[r]) + popcount(h2[p] & RANK_MASK[r]))
+    if sampling:
+        for p in range(seats):
+            for k in range(24):
+                cards += hands[p, k]
+                left += hands[p, k] * points[RANK[k]]
     for t in range(n_tricks):
         lead = 0
         win = -1
@@ -209,8 +210,7 @@ def play_tricks(hands, leader, trump, bidder_team, tb, policy, draw_trump_min, s
         pts = 0
         counters = 0
         table = 0
-        for q in range(rec_cards.shape[1]):
-            rec_cards[t, q] = -1
+        rec_cards[t, :] = -1
         j = 0
         seat = leader - 1
         for _ in range(seats):
@@ -233,18 +233,18 @@ def play_tricks(hands, leader, trump, bidder_team, tb, policy, draw_trump_min, s
                 unseen = ALL & ~(h2[seat] | p2 | (h1[seat] & p1))
                 last = j == players - 1
                 if j == 0:
-                    card = choose_lead(h1[seat], h2[seat], unseen, trump, side_of[seat] == bidder_team,
+                    card = choose_lead(h1[seat], h2[seat], unseen, trump, tb.team[seat] == bidder_team,
                                        points, draw_trump_min, 0)
                 else:
                     card = choose_follow(legal, unseen, trump, last, win,
-                                         partner_safe(unseen, last, win, win_seat == partner[seat]), points)
+                                         partner_safe(unseen, last, win, win_seat == tb.partner[seat]), points)
             else:
-                side = side_of[seat]
+                side = tb.team[seat]
                 at_stake = ((rules[R.no_trick] > 0 and team[1, side] == 0)
                             or (side == bidder_team and team[1, side] < rules[R.min_tricks]))
                 card = contract_card(h1, h2, seat, j, lead, win, win_seat, trump, side == bidder_team, at_stake,
                                      j == players - 1, points, seen, tb, draw_trump_min, p1, p2,
-                                     pool, may)
+                                     sc.sampler.pool, sc.may)
                 if code == PIMC and sitter < 0:
                     pos = Position(seat, j, lead, win, win_seat, table, pts, cards, left)
                     state, c = pimc_card(h1, h2, pos, p1, p2, legal, card, trump, bidder_team, draw_trump_min, tb,
@@ -271,7 +271,7 @@ def play_tricks(hands, leader, trump, bidder_team, tb, policy, draw_trump_min, s
         rec_info[t, 0] = leader
         rec_info[t, 1] = win_seat
         rec_info[t, 2] = pts
-        side = side_of[win_seat]
+        side = tb.team[win_seat]
         team[0, side] += pts
         team[1, side] += 1
         team[2, side] += counters

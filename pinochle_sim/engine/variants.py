@@ -18,7 +18,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .cards import COPIES, DECK_SIZE
-from .melds import COMBOS, RUN_MARRIAGE, SUIT_CONFIGS, cross_tables, instance_table, n_cross, suit_tables
+from .melds import COMBOS, RUN_MARRIAGE, SUIT_CONFIGS, cross_tables, instance_table, suit_tables
 
 Pair = tuple[int, int]
 
@@ -596,9 +596,7 @@ def compile_variant(v: Variant) -> Tables:
     mode = RUN_MARRIAGE.index(v.run_marriage)
     suit_meld = np.zeros((2, len(SUIT_CONFIGS)), np.int32)
     suit_tables(inst, mv, mode, v.extra_king_queen, suit_meld)
-    suit_cross = np.zeros((4, len(SUIT_CONFIGS)), np.int32)
-    cross_meld = np.zeros(1 << (COPIES * n_cross()), np.int32)
-    cross_tables(inst, mv, suit_cross, cross_meld)
+    suit_cross, cross_meld = cross_tables(inst, mv)
 
     def as_int(name: str) -> int:
         value = getattr(v, name)

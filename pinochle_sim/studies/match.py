@@ -28,7 +28,7 @@ from numba import prange
 from .. import __version__
 from .._numba import njit, pnjit
 from ..runs import HERE, Chunk, Run, Where, chunks_of
-from ..engine.hand import BID, BIDDER, COLUMNS, MADE, SCORE0, THROWN, play_deal, workspace
+from ..engine.hand import BID, BIDDER, COLUMNS, MADE, SCORE0, THROWN, deal_hands, play_deal, workspace
 from .simulate import Setup
 from .strategies import Strategy, strategy
 from ..engine.variants import BOTH_PAST, R, Variant, variant
@@ -95,6 +95,7 @@ def play_match(seed, m, tb, bd, policy, target, higher_wins, set_out, w, row, ou
     out[:] = 0
     out[0] = -1
     for h in range(MAX_HANDS):
+        deal_hands(seed, m * MAX_HANDS + h, tb, w.hands, w.deck)
         play_deal(seed, m * MAX_HANDS + h, -1, tb, bd, policy, w, row)
         out[1] = h + 1
         if row[THROWN]:

@@ -5,6 +5,7 @@ a parquet file with its provenance (:func:`simulate`).
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Iterator
 from functools import partial
@@ -65,7 +66,8 @@ def _frame(rows: np.ndarray, start: int, v: Variant) -> pd.DataFrame:
     return df
 
 
-#: Columns whose values are small by the rules (seats, tricks, counters, card counts, flags).
+#: Columns whose values are small by the rules (seats, tricks, counters, card counts, flags),
+#: a column per seat or side by its stem (``tricks_`` for ``tricks_0``...).
 _INT8 = ("dealer", "bidder", "made", "bid_aces", "bid_tens", "bid_kings", "bid_trumps", "bid_situation",
          "playing_1000", "tricks_", "counters_")
 
@@ -79,28 +81,26 @@ def _bounds(v: Variant) -> dict[str, int]:
     total = v.players * deck + v.trick_total
     bid = max(v.opening_bid + v.raise_min * max_calls(v), 1000, total)
     return {"meld_": deck, "bid_meld": deck, "points_": v.trick_total, "discard_points": v.trick_total,
-            "dd_points": v.trick_total, "side_total": total, "bid": bid, "score_": bid}
+            "dd_points": v.trick_total, "side_total": total, "bid": bid, "score_": bid, "calls": max_calls(v)}
 
 
 def narrow(df: pd.DataFrame, v: Variant) -> pd.DataFrame:
     """``df`` with the narrowest integer types its columns need under ``v`` (int8 for counts and
-    seats, int16 for points where the variant's largest fits, int32 else), as the parquet files
-    store it. Every value is checked to fit: one that does not raises ValueError."""
+    seats, int16 where the variant's largest value fits, int32 else), as the parquet files store
+    it. Every value is checked to fit: one that does not raises ValueError."""
     bounds = _bounds(v)
     out = {}
     for name in df.columns:
-        col = df[name]
-        if not pd.api.types.is_integer_dtype(col.dtype) or name == "deal":
+        if name == "deal" or not pd.api.types.is_integer_dtype(df[name].dtype):
             continue
-        stem = name.rstrip("0123456789")
-        bound = bounds.get(stem, bounds.get(name))
-        if stem in _INT8 or name in _INT8:
+        key = re.sub(r"_\d$", "_", name)  # a seat's or side's column by its stem
+        if key in _INT8:
             small = np.int8
-        elif name == "calls" or (bound is not None and bound < np.iinfo(np.int16).max):
+        elif bounds.get(key, np.inf) < np.iinfo(np.int16).max:
             small = np.int16
         else:
             continue
-        info = np.iinfo(small)
+        col, info = df[name], np.iinfo(small)
         if len(col) and (col.min() < info.min or col.max() > info.max):
             raise ValueError(f"column {name} does not fit {np.dtype(small).name}: {col.min()}..{col.max()}")
         out[name] = col.astype(small)

@@ -49,10 +49,11 @@ njit = numba.njit(cache=True, nogil=True, error_model="numpy")
 #: Small kernels called in the innermost loops with a variant's tables: inlined into their
 #: callers (a call would pass the whole tuple of tables, which costs more than the work).
 ijit = numba.njit(cache=True, nogil=True, error_model="numpy", inline="always")
-#: Serial kernels called once a card with the variant's tables and a thread's scratch, compiled
-#: without reference counting (numba's ``_nrt=False``): every array those structures hold would
-#: otherwise cost two atomic counter updates per call, more than the work of the card. Numba
-#: compiles what they call the same way and refuses any allocation there.
+#: The hand kernels (a hand, its tricks, a card of the contract player), which take the variant's
+#: tables and a thread's scratch, compiled without reference counting (numba's ``_nrt=False``):
+#: every array those structures hold would otherwise cost two atomic counter updates per call.
+#: Numba compiles what they call the same way and refuses any allocation there, so their scratch
+#: is made once per thread (``hand.workspace``).
 bjit = numba.njit(cache=True, nogil=True, error_model="numpy", _nrt=False)
 #: Parallel kernels: ``prange`` over deals or blocks of deals.
 pnjit = numba.njit(cache=True, nogil=True, parallel=True, error_model="numpy")
@@ -74,3 +75,11 @@ def popcount(typingctx, x):
     def codegen(context, builder, signature, args):
         return builder.ctpop(args[0])
     return x(x), codegen
+
+
+@ijit
+def copy_into(dst, src):
+    """``dst[:] = src`` for 1-d arrays without the copy numba makes of a source that might
+    overlap (an allocation, which kernels compiled with ``bjit`` may not make)."""
+    for i in range(src.shape[0]):
+        dst[i] = src[i]

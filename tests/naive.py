@@ -385,3 +385,90 @@ def naive_double_dummy(hands: list[list[str]], trick: list[str], leader: int, tr
         return max(vals) if side(seat, v) == mine else min(vals)
 
     return play(hands, trick, leader)
+
+
+def naive_auction(dealer: int, worth, margin, v, room: int) -> tuple[int, int, list, int]:
+    """The bidding policy one call at a time (``auction``'s docstring): ``worth[seat][situation]``
+    is the most a seat bids, less ``margin[seat]`` over its partner; at most ``room`` calls bid.
+    Returns (bidder or -1, bid, calls as (seat, bid or None), situation of the winning bid)."""
+    seats = v.players
+    passed = [False] * seats
+    calls: list = []
+    high, high_seat, high_sit = 0, None, -1
+    seat = (dealer + 1) % seats
+    if v.forced_open:
+        calls.append((seat, v.opening_bid))
+        high, high_seat = v.opening_bid, seat
+        seat = (seat + 1) % seats
+    while True:
+        out = sum(passed)
+        if out == seats:
+            return -1, 0, calls, -1
+        if out == seats - 1 and high_seat is not None:
+            return high_seat, high, calls, high_sit
+        if not passed[seat]:
+            if high_seat is None and out == seats - 1 and v.all_pass == "dealer_stuck":
+                return seat, v.stuck_bid, calls, -1
+            mate = v.partner(seat)
+            if high_seat is None:
+                sit = 0
+            elif mate is None:
+                sit = 3
+            else:
+                sit = 1 if high_seat == mate else 2 if passed[mate] else 3
+            bid = v.opening_bid if high_seat is None else high + v.raise_min
+            limit = worth[seat][sit] - (margin[seat] if sit == 1 else 0)
+            if bid <= limit and len(calls) < room:
+                calls.append((seat, bid))
+                high, high_seat, high_sit = bid, seat, sit
+            else:
+                calls.append((seat, None))
+                passed[seat] = True
+        seat = (seat + 1) % seats
+
+
+def naive_follow(legal: list[int], unseen: set[int], trump: int, last: bool, win: int, safe: bool,
+                 points) -> int:
+    """The plain heuristic's card when following (``play``'s docstring), over kinds 0..23 (suit
+    ``k // 6``, rank ``k % 6`` from the ace): ``unseen`` the kinds others may hold, ``win`` the
+    winning kind, ``safe`` its partner wins and keeps the trick. Ties go to the lowest kind."""
+    def boss(k):
+        return not any(u // 6 == k // 6 and u % 6 < k % 6 for u in unseen)
+
+    def beats(k):
+        return (k // 6 == win // 6 and k < win) or (k // 6 == trump and win // 6 != trump)
+
+    def cost(k):  # plain before trump, fewest points, lowest rank
+        return (k // 6 == trump, points[k % 6], -(k % 6))
+    cards = sorted(legal)
+    if safe:  # the most points to the partner: plain first, a card that could not win a trick first
+        return min(cards, key=lambda k: (k // 6 == trump, boss(k), -points[k % 6], -(k % 6)))
+    winners = [k for k in cards if beats(k)]
+    if not winners:
+        return min(cards, key=cost)
+    bosses = [k for k in winners if boss(k)]
+    return min(bosses if bosses and not last else winners, key=cost)
+
+
+def naive_lead(h1: set[int], h2: set[int], unseen: set[int], trump: int, declaring: bool, points,
+               draw_trump_min: int, ruff: set[int]) -> int:
+    """The plain heuristic's lead (``play``'s docstring) from the kinds held ``h1`` (``h2``: held
+    twice), no boss cashed in the suits ``ruff``. Among suits alike, the first."""
+    def boss(k):
+        return not any(u // 6 == k // 6 and u % 6 < k % 6 for u in unseen)
+    trumps = sorted(k for k in h1 if k // 6 == trump)
+    n_trump = len(trumps) + sum(1 for k in h2 if k // 6 == trump)
+    if declaring and n_trump >= draw_trump_min and any(u // 6 == trump for u in unseen):
+        return trumps[0] if boss(trumps[0]) else trumps[-1]  # the top trump, else a low one
+    sides = [s for s in range(4) if s != trump and any(k // 6 == s for k in h1)]
+    tops = [min(k for k in h1 if k // 6 == s) for s in sides if s not in ruff]
+    cash = [k for k in tops if boss(k)]
+    if cash:
+        return max(cash, key=lambda k: points[k % 6])
+    if sides:
+        def longest(s):
+            low = max(k for k in h1 if k // 6 == s)
+            return sum(1 for k in h1 if k // 6 == s) + sum(1 for k in h2 if k // 6 == s), -points[low % 6]
+        s = max(sides, key=longest)
+        return max(k for k in h1 if k // 6 == s)
+    return trumps[-1]

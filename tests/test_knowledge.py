@@ -190,7 +190,7 @@ def test_sampling_player_reads_no_hidden_card():
                     q = (p + shift) % 4 if (p + shift) % 4 != seat else (p + shift + 1) % 4
                     other[0][p], other[1][p] = h1[q], h2[q]
             state, card = pimc_card(other[0], other[1], pos, p1, p2, legal, prefer, trump, 0, 4, tb, seen,
-                                    row[1], row[2], np.uint64(7), new_scratch(4))
+                                    row[1], row[2], np.uint64(7), new_scratch(4, 48))
             picks.append((int(state), int(card)))
         assert picks[0] == picks[1] == picks[2]
         assert legal >> picks[0][1] & 1

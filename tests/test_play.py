@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from naive import naive_legal, winning_card
+from naive import naive_follow, naive_lead, naive_legal, winning_card
 
 import pinochle_sim as ps
 from pinochle_sim.cards import card_name
@@ -116,7 +116,7 @@ def test_pass_back_search_against_every_set():
 
     from pinochle_sim.cards import hand_counts
     from pinochle_sim.meld import meld_used
-    from pinochle_sim.passing import most_meld_kept
+    from pinochle_sim.passing import most_meld_kept, new_pass_scratch
     from pinochle_sim.variants import compile_variant
     v = PRESETS["classic-pass4"]
     tb = compile_variant(v)
@@ -132,7 +132,7 @@ def test_pass_back_search_against_every_set():
         if used.sum() <= 12:
             continue
         out = np.empty(4, np.int64)
-        most_meld_kept(counts, 4, trump, tb, np.zeros(24), out)
+        most_meld_kept(counts, 4, trump, tb, np.zeros(24), out, new_pass_scratch())
         kept = list(hand)
         for k in out:
             kept.remove(card_name(k))
@@ -154,3 +154,30 @@ def test_bit_helpers_match_python(x):
 def test_bit_helpers_of_an_empty_mask():
     from pinochle_sim.play import lsb, msb, popcount
     assert (lsb(0), msb(0), popcount(0)) == (0, 0, 0)
+
+
+@given(st.sets(st.integers(0, 23), min_size=1), st.sets(st.integers(0, 23)), st.integers(0, 3),
+       st.integers(0, 23), st.booleans(), st.booleans(), st.sampled_from(["thousand", "classic", "modern"]))
+def test_heuristic_follow_against_its_twin(legal, unseen, trump, win, last, safe, name):
+    """The plain heuristic's follow (costs and gifts as single keys) against the twin written
+    from ``play``'s docstring."""
+    from pinochle_sim.play import choose_follow
+    points = np.array(PRESETS[name].card_points, np.int64)
+    mask = sum(1 << k for k in legal)
+    seen_mask = sum(1 << k for k in unseen)
+    assert choose_follow(mask, seen_mask, trump, last, win, safe, points) == naive_follow(
+        legal, unseen, trump, last, win, safe, points)
+
+
+@given(st.sets(st.integers(0, 23), min_size=1), st.data(), st.sets(st.integers(0, 23)), st.integers(0, 3),
+       st.booleans(), st.integers(2, 6), st.sets(st.integers(0, 3)), st.sampled_from(["thousand", "classic"]))
+def test_heuristic_lead_against_its_twin(h1, data, unseen, trump, declaring, draw_min, ruff, name):
+    """The plain heuristic's lead (its choices as single keys) against the twin written from
+    ``play``'s docstring."""
+    from pinochle_sim.play import choose_lead
+    h2 = data.draw(st.sets(st.sampled_from(sorted(h1))))
+    points = np.array(PRESETS[name].card_points, np.int64)
+    mask = sum(1 << k for k in h1)
+    assert choose_lead(mask, sum(1 << k for k in h2), sum(1 << k for k in unseen), trump, declaring, points,
+                       draw_min, sum(1 << s for s in ruff)) == naive_lead(h1, h2, unseen, trump, declaring,
+                                                                           points, draw_min, ruff)

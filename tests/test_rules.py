@@ -1,5 +1,8 @@
 """Auction and scoring rules, case by case from the seed texts."""
 import numpy as np
+from hypothesis import given
+from hypothesis import strategies as st
+from naive import naive_auction
 
 from pinochle_sim.auction import N_SITUATIONS, run_auction
 from pinochle_sim.scoring import score_hand
@@ -11,7 +14,7 @@ def auction(name, dealer, worth):
     calls = np.zeros((200, 2), np.int32)
     margin = np.full(4, 30.0 * v.trick_total / 250)  # the default partner margin
     limits = np.repeat(np.array(worth, float)[:, None], N_SITUATIONS, axis=1)  # the same in every situation
-    bidder, bid, n, _ = run_auction(dealer, limits, margin, compile_variant(v), calls)
+    bidder, bid, n, _ = run_auction(dealer, limits, margin, compile_variant(v), calls, np.zeros(4, np.bool_))
     return bidder, bid, [[int(s), None if b < 0 else int(b)] for s, b in calls[:n]]
 
 
@@ -116,7 +119,30 @@ def test_situations_and_the_limit_each_reads():
     worth[2, 3] = 400     # an opponent holds the bid, partner still in
     worth[1, 2] = 350     # an opponent holds the bid, partner out
     worth[2, 2] = 265     # not enough for 280
-    bidder, bid, n, sit = run_auction(0, worth, np.zeros(4), compile_variant(v), calls)
+    bidder, bid, n, sit = run_auction(0, worth, np.zeros(4), compile_variant(v), calls, np.zeros(4, np.bool_))
     seen = [[int(s), None if b < 0 else int(b)] for s, b in calls[:n]]
     assert seen == [[1, 250], [2, 260], [3, None], [0, None], [1, 270], [2, None]]
     assert (bidder, bid, sit) == (1, 270, 2)
+
+
+@given(st.sampled_from(["thousand", "modern", "modern-15", "classic", "classic-pass4", "three-hand"]),
+       st.integers(0, 3), st.data(), st.sampled_from([12, 30, 400]))
+def test_auction_against_one_call_at_a_time(name, dealer, data, size):
+    """The kernel counts runs of raises at once (``auction._raises``); the calls, winner, bid and
+    situation are those of stepping one call at a time (``naive.naive_auction``), limits and
+    partner margins drawn at random, up to a calls array too short for the auction."""
+    v = variant(name)
+    dealer %= v.players
+    top = v.opening_bid + 40 * v.raise_min
+    value = st.one_of(st.just(-np.inf), st.integers(v.opening_bid - 2 * v.raise_min, top),
+                      st.floats(v.opening_bid - v.raise_min, top, allow_nan=False))
+    worth = np.array(data.draw(st.lists(st.lists(value, min_size=N_SITUATIONS, max_size=N_SITUATIONS),
+                                        min_size=v.players, max_size=v.players)), float)
+    margin = np.array(data.draw(st.lists(st.sampled_from([0.0, 0.5, v.raise_min, 3.0 * v.raise_min]),
+                                         min_size=v.players, max_size=v.players)))
+    calls = np.zeros((size, 2), np.int32)
+    bidder, bid, n, sit = run_auction(dealer, worth, margin, compile_variant(v), calls,
+                                      np.zeros(v.players, np.bool_))
+    want = naive_auction(dealer, worth.tolist(), margin.tolist(), v, size - 5)
+    got = [(int(s), None if b < 0 else int(b)) for s, b in calls[:n]]
+    assert (bidder, bid, got, sit) == want

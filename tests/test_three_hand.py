@@ -13,7 +13,7 @@ import pinochle_sim as ps
 from pinochle_sim.auction import N_SITUATIONS, run_auction, situation
 from pinochle_sim.cli import main
 from pinochle_sim.match import NO_SET_OUT, game_over, play_matches, tournament
-from pinochle_sim.passing import discard
+from pinochle_sim.passing import discard, new_pass_scratch
 from pinochle_sim.records import match_hands, records, show_record
 from pinochle_sim.scoring import score_hand
 from pinochle_sim.simulate import play
@@ -51,7 +51,7 @@ def test_deal_fifteen_each_and_a_kitty_of_three():
 def auction3(dealer, worth):
     calls = np.zeros((100, 2), np.int32)
     limits = np.repeat(np.array(worth, float)[:, None], N_SITUATIONS, axis=1)
-    bidder, bid, n, _ = run_auction(dealer, limits, np.zeros(3), compile_variant(V), calls)
+    bidder, bid, n, _ = run_auction(dealer, limits, np.zeros(3), compile_variant(V), calls, np.zeros(3, np.bool_))
     return bidder, bid, [[int(s), None if b < 0 else int(b)] for s, b in calls[:n]]
 
 
@@ -73,7 +73,7 @@ def test_discard_keeps_meld_and_winners_and_buries_counters():
     hand = ps.hand_counts("AS TS KS QS JS 9S AH KH AD TD KC 9C AC QH JD 9H 9D 9S", 18)
     out = np.zeros(3, np.int8)
     left = hand.copy()
-    discard(left, 0, 3, compile_variant(V), out)
+    discard(left, 0, 3, compile_variant(V), out, new_pass_scratch())
     buried = sorted(ps.cards.card_name(int(k)) for k in out)
     assert buried == ["9C", "KC", "TD"], buried
     assert int(left.sum()) == 15 and all(left[ps.parse_card(c)] for c in ("AS", "TS", "KS", "QS", "JS"))

@@ -110,9 +110,9 @@ def hand_worth(c, melds, weight, table, band, rules, worth):
 
 
 @ijit
-def run_auction(dealer, worth, margin, tb, calls):
+def run_auction(dealer, worth, margin, tb, calls, passed):
     """Run the auction of variant ``tb`` (``variants.Tables``); ``calls[i] = (seat, bid or -1
-    for a pass)``.
+    for a pass)``; ``passed`` (bool[seats]) is scratch.
 
     ``worth[seat, s]`` is the most ``seat`` bids in situation ``s``. Returns ``(bidder, bid,
     n_calls, situation)``: ``bidder`` is -1 when the hand is thrown in; ``situation`` is the one
@@ -120,7 +120,7 @@ def run_auction(dealer, worth, margin, tb, calls):
     """
     rules = tb.rules
     players = rules[R.players]
-    passed = np.zeros(players, np.bool_)
+    passed[:] = False
     seat = (dealer + 1) % players
     if rules[R.forced_open]:
         calls[0, 0] = seat
@@ -149,6 +149,13 @@ def continue_auction(seat, passed, high, high_seat, high_sit, n, worth, margin, 
         if not passed[seat]:
             if high_seat < 0 and n_passed == players - 1 and rules[R.all_pass] == 1:
                 return seat, rules[R.stuck_bid], n, -1  # dealer stuck: takes it without bidding
+            if high_seat >= 0:  # the raises up to the next pass at once (the same calls)
+                t, high_seat, high_sit = _raises(seat, passed, high, high_seat, high_sit, n, room, worth,
+                                                 margin, tb, calls)
+                if t > 0:
+                    high += t * rules[R.raise_min]
+                    n += t
+                    seat = _next_in(high_seat, passed)
             nxt = rules[R.opening_bid] if high_seat < 0 else high + rules[R.raise_min]
             sit = situation(seat, high_seat, passed, tb.partner[seat])
             limit = worth[seat, sit]
@@ -169,4 +176,68 @@ def continue_auction(seat, passed, high, high_seat, high_sit, n, worth, margin, 
                 return -1, 0, n, -1
             if n_passed == players - 1 and high_seat >= 0:
                 return high_seat, high, n, high_sit
-        seat = (seat + 1) % players
+        seat = seat + 1 if seat + 1 < players else 0  # (no division a call)
+
+
+@ijit
+def _raises(seat, passed, high, high_seat, high_sit, n, room, worth, margin, tb, calls):
+    """The run of raises from ``seat``'s turn, written to ``calls[n:]`` as the auction loop
+    would make them, up to the first seat whose limit stops it (whose pass is left to that
+    loop). While nobody passes, each seat still in sees the same situation at every turn (the
+    seat before it holds the bid), so each one's limit is fixed and the run's length is
+    counted, not stepped. Applies only when ``high_seat`` is the last seat still in before
+    ``seat``; returns ``(raises, high_seat, high_sit)`` (0 raises: not applicable, or ``seat``
+    passes now)."""
+    players = passed.shape[0]
+    r = tb.rules[R.raise_min]
+    m = 0  # seats still in
+    for q in range(players):
+        m += not passed[q]
+    if m < 2 or r <= 0 or _before(seat, passed) != high_seat:
+        return 0, high_seat, high_sit
+    turns = max(room - n, 0)  # the first turn with no room left
+    q = seat
+    before = high_seat
+    for i in range(m):  # the first turn of each seat still in that it cannot bid at
+        sit = situation(q, before, passed, tb.partner[q])
+        limit = worth[q, sit] - (margin[q] if sit == 1 else 0.0)
+        k = 0
+        if high + r * (i + 1) <= limit:
+            k = int(min((limit - high - r * (i + 1)) / (r * m), turns)) + 1
+            while k > 0 and high + r * (i + (k - 1) * m + 1) > limit:
+                k -= 1
+            while i + k * m < turns and high + r * (i + k * m + 1) <= limit:
+                k += 1
+        turns = min(turns, i + k * m)
+        before = q
+        q = _next_in(q, passed)
+    q = seat
+    before = high_seat
+    for t in range(turns):
+        calls[n + t, 0] = q
+        calls[n + t, 1] = high + r * (t + 1)
+        before = q
+        q = _next_in(q, passed)
+    if turns == 0:
+        return 0, high_seat, high_sit
+    return turns, before, situation(before, _before(before, passed), passed, tb.partner[before])
+
+
+@ijit
+def _next_in(seat, passed):
+    """The seat still in after ``seat``."""
+    players = passed.shape[0]
+    q = seat + 1 if seat + 1 < players else 0
+    while passed[q]:
+        q = q + 1 if q + 1 < players else 0
+    return q
+
+
+@ijit
+def _before(seat, passed):
+    """The seat still in before ``seat``."""
+    players = passed.shape[0]
+    q = seat - 1 if seat > 0 else players - 1
+    while passed[q]:
+        q = q - 1 if q > 0 else players - 1
+    return q

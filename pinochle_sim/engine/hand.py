@@ -17,18 +17,18 @@ from typing import NamedTuple
 import numpy as np
 from numba import prange
 
-from .._numba import ijit, njit, pnjit
+from .._numba import bjit, ijit, njit, pnjit
 from .auction import (MAX_CARDS, MAX_TRUMPS, N_BANDS, N_SITUATIONS, Bidding, choose_trump,
                       continue_auction, hand_worth, run_auction)
 from .cards import NINE
 from .deal import BLOCK, deal_around, deal_one, stream
 from .meld import hand_meld_all_trumps
 from .melds import DIX
-from .passing import discard, pass_cards, sure_sweep
+from .passing import discard, new_pass_scratch, pass_cards, sure_sweep
 from .knowledge import new_seen, start_seen
 from .pimc import new_scratch
 from .play import to_masks
-from .tricks import CONTRACT, DEFAULT_POLICY, MAX_TRICKS, play_tricks, policy_row
+from .tricks import CONTRACT, DEFAULT_POLICY, MAX_TRICKS, play_tricks, policy_row, search_cards
 from .scoring import banked_meld, score_hand, score_playing_1000
 from .search import trick_start_value
 from .variants import R, Variant, band_width, compile_variant
@@ -89,7 +89,8 @@ def others_score(v: Variant, rows: np.ndarray, side: np.ndarray) -> np.ndarray:
 
 
 class Work(NamedTuple):
-    """One thread's scratch for a hand (see :func:`workspace`)."""
+    """One thread's scratch for a hand (see :func:`workspace`): the hand kernels allocate
+    nothing, so they run without numba's reference counting (``_numba.bjit``)."""
 
     hands: np.ndarray      # int8[seats + 1, 24]: each seat's cards, the kitty last
     deck: np.ndarray       # int8[48]
@@ -106,13 +107,16 @@ class Work(NamedTuple):
     score: np.ndarray      # int64[sides]
     h1: np.ndarray         # int64[seats]: scratch of the trick play
     h2: np.ndarray
+    passed: np.ndarray     # bool[seats]: the seats out of the auction
+    pw: tuple              # passing.PassScratch
     seen: tuple            # knowledge.Seen: what each seat knows during the play
     pimc: tuple            # pimc.Scratch: the sampling player's memory
 
 
 @njit
-def workspace(tb, max_calls):
-    """A :class:`Work` for variant ``tb``."""
+def workspace(tb, max_calls, search_cards):
+    """A :class:`Work` for variant ``tb``, auctions of up to ``max_calls`` calls and play
+    policies that solve up to ``search_cards`` cards double dummy (``tricks.search_cards``)."""
     seats = tb.rules[R.players]
     sides = tb.rules[R.teams]
     return Work(np.zeros((seats + 1, 24), np.int8), np.empty(48, np.int8),
@@ -121,14 +125,15 @@ def workspace(tb, max_calls):
                 np.empty((seats, 4), np.int32), np.empty((seats, N_SITUATIONS), np.float64),
                 np.empty(seats, np.int64), np.empty((3, sides), np.int64), np.empty(sides, np.int64),
                 np.empty(sides, np.int64), np.empty(sides, np.int64), np.empty(seats, np.int64),
-                np.empty(seats, np.int64), new_seen(seats), new_scratch(seats))
+                np.empty(seats, np.int64), np.zeros(seats, np.bool_), new_pass_scratch(), new_seen(seats),
+                new_scratch(seats, search_cards))
 
 
 @njit
 def with_record(w, calls, passes, tricks, tinfo):
     """``w`` writing its hand record into the given arrays."""
     return Work(w.hands, w.deck, calls, passes, tricks, tinfo, w.melds, w.worth, w.trumps, w.team,
-                w.team_meld, w.team_dix, w.score, w.h1, w.h2, w.seen, w.pimc)
+                w.team_meld, w.team_dix, w.score, w.h1, w.h2, w.passed, w.pw, w.seen, w.pimc)
 
 
 @ijit
@@ -174,7 +179,7 @@ def value_hands(tb, bd, hands, melds, worth, trumps):
                                worth[p])
 
 
-@njit
+@bjit
 def play_deal(seed, i, forced_bidder, tb, bd, policy, w, row):
     """Play deal ``i`` of variant ``tb``, dealt into ``w.hands`` (:func:`deal_hands`), with the
     seats' bidding ``bd`` and play ``policy``, and write its summary ``row`` (see ``COLUMNS``).
@@ -199,7 +204,7 @@ def play_deal(seed, i, forced_bidder, tb, bd, policy, w, row):
     if forced_bidder >= 0:
         bidder = forced_bidder
     elif not thrown:
-        bidder, bid, n_calls, sit = run_auction(dealer, w.worth, bd.margin, tb, w.calls)
+        bidder, bid, n_calls, sit = run_auction(dealer, w.worth, bd.margin, tb, w.calls, w.passed)
     row[CALLS] = n_calls
     row[BID_SITUATION] = sit
     if bidder < 0:
@@ -221,7 +226,7 @@ def _declare_seat(seed, i, bidder, bid, sit, forced, tb, policy, w, row):
             row)
 
 
-@njit
+@bjit
 def declare(dealer, bidder, bid, trump, forced, tb, policy, w, state, row):
     """The hand from the contract on: the kitty and discard or the passing, meld, the tricks and
     the score, into ``row``.
@@ -255,7 +260,7 @@ def declare(dealer, bidder, bid, trump, forced, tb, policy, w, state, row):
             hands[bidder, c] += hands[players, c]
         hand_meld_all_trumps(hands[bidder], tb, melds[bidder])
         trump = choose_trump(hands[bidder], melds[bidder], rules)
-        discard(hands[bidder], trump, k, tb, w.passes[0])
+        discard(hands[bidder], trump, k, tb, w.passes[0], w.pw)
         hand_meld_all_trumps(hands[bidder], tb, melds[bidder])
         for j in range(k):
             discard_pts += tb.card_points[w.passes[0, j] % 6]
@@ -265,7 +270,7 @@ def declare(dealer, bidder, bid, trump, forced, tb, policy, w, state, row):
         discard_pts = 0  # buried points count for nobody
     n = rules[R.pass_cards]
     if n > 0:  # only the passing partners' hands change
-        pass_cards(hands, bidder, partner, trump, n, tb, w.passes)
+        pass_cards(hands, bidder, partner, trump, n, tb, w.passes, w.pw)
         for p in (bidder, partner):
             hand_meld_all_trumps(hands[p], tb, melds[p])
     # seed 004's optional "playing 1000": the bidder, leading, announces a sure sweep; its side
@@ -307,14 +312,22 @@ def declare(dealer, bidder, bid, trump, forced, tb, policy, w, state, row):
         row[SCORE0 + t] = w.score[t]
 
 
+@bjit
+def _play_block(seed, start, lo, hi, forced_bidder, tb, bd, policy, w, rows):
+    """Deals ``start + lo .. start + hi - 1`` into ``rows[lo:hi]``, in one thread's workspace ``w``.
+    Compiled without reference counting like the hand kernels: in a parallel loop every array
+    taken from ``w`` or ``tb`` for a call would cost two atomic updates a deal."""
+    for d in range(lo, hi):
+        deal_hands(seed, start + d, tb, w.hands, w.deck)
+        play_deal(seed, start + d, forced_bidder, tb, bd, policy, w, rows[d])
+
+
 @pnjit
 def _play_many(seed, start, n, forced_bidder, tb, bd, policy, max_calls, rows):
     """Summaries of deals ``start .. start+n-1`` into ``rows`` (int32[n, len(COLUMNS)])."""
     for b in prange((n + BLOCK - 1) // BLOCK):
-        w = workspace(tb, max_calls)
-        for d in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
-            deal_hands(seed, start + d, tb, w.hands, w.deck)
-            play_deal(seed, start + d, forced_bidder, tb, bd, policy, w, rows[d])
+        w = workspace(tb, max_calls, search_cards(tb, policy))
+        _play_block(seed, start, b * BLOCK, min(n, (b + 1) * BLOCK), forced_bidder, tb, bd, policy, w, rows)
 
 
 @pnjit
@@ -323,7 +336,7 @@ def _record_many(seed, start, n, forced_bidder, tb, bd, policy, dealt, calls, pa
     """As :func:`_play_many`, keeping each deal's cards (and kitty), calls, passes or discard and
     tricks."""
     for d in prange(n):
-        w = with_record(workspace(tb, 1), calls[d], passes[d], tricks[d], tinfo[d])
+        w = with_record(workspace(tb, 1, search_cards(tb, policy)), calls[d], passes[d], tricks[d], tinfo[d])
         deal_hands(seed, start + d, tb, w.hands, w.deck)
         dealt[d] = w.hands
         play_deal(seed, start + d, forced_bidder, tb, bd, policy, w, rows[d])
@@ -336,7 +349,7 @@ def _declare_all(seed, start, n, tb, bd, policy, max_calls, rows):
     that seat forced to declare, without dealing and melding the deal again for each seat."""
     players = tb.rules[R.players]
     for b in prange((n + BLOCK - 1) // BLOCK):
-        w = workspace(tb, max_calls)
+        w = workspace(tb, max_calls, search_cards(tb, policy))
         hands = np.empty_like(w.hands)
         melds = np.empty_like(w.melds)
         for d in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
@@ -381,7 +394,7 @@ def dd_points(tb, w, row, dd_from):
 def _play_many_dd(seed, start, n, forced_bidder, tb, bd, policy, max_calls, dd_from, rows, dd):
     """As :func:`_play_many`, and ``dd[d]``: :func:`dd_points` of each deal."""
     for d in prange(n):
-        w = workspace(tb, max_calls)
+        w = workspace(tb, max_calls, search_cards(tb, policy))
         deal_hands(seed, start + d, tb, w.hands, w.deck)
         play_deal(seed, start + d, forced_bidder, tb, bd, policy, w, rows[d])
         dd[d] = dd_points(tb, w, rows[d], dd_from)
@@ -396,7 +409,7 @@ def _declare_hand(seed, deals, seat, fixed, dealer, trumps, tb, policy, rows):
     n = deals.shape[0]
     players = tb.rules[R.players]
     for b in prange((n + BLOCK - 1) // BLOCK):
-        w = workspace(tb, 1)
+        w = workspace(tb, 1, search_cards(tb, policy))
         dealt = np.zeros(w.hands.shape, np.int8)
         for d in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
             i = deals[d]
@@ -417,7 +430,7 @@ def _worths_around(seed, start, n, seat, fixed, tb, bd, out):
     bidding strategy would bid in each auction situation, into ``out`` (float64[n, seats,
     situations])."""
     for b in prange((n + BLOCK - 1) // BLOCK):
-        w = workspace(tb, 1)
+        w = workspace(tb, 1, -1)
         for d in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
             _deal_around(seed, start + d, seat, fixed, tb, w.hands, w.deck)
             value_hands(tb, bd, w.hands, w.melds, out[d], w.trumps)
@@ -442,7 +455,7 @@ def _after_pass(seed, deals, fixed, dealer, passed0, high, high_seat, tb, bd, po
     is thrown in)."""
     n = deals.shape[0]
     for b in prange((n + BLOCK - 1) // BLOCK):
-        w = workspace(tb, max_calls)
+        w = workspace(tb, max_calls, search_cards(tb, policy))
         passed = np.empty(passed0.shape[0], np.bool_)
         row = np.empty(len(COLUMNS), np.int32)
         for d in range(b * BLOCK, min(n, (b + 1) * BLOCK)):

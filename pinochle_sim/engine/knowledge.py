@@ -215,12 +215,12 @@ def prepare(seen, o, h1, h2, p1, p2, sp):
         rest[k] = rest[k + 1] + pool[k]
     if rest[0] != need[0] + need[1] + need[2]:
         return 0.0
-    allowed = np.zeros(MAX_HOLDERS, np.int64)
     ways[N_KINDS] = 0.0
     ways[N_KINDS, 0, 0] = 1.0
     for k in range(N_KINDS - 1, -1, -1):
-        for h in range(MAX_HOLDERS):
-            allowed[h] = holders[h] >= 0 and not (seen.forbid[holders[h]] >> k) & 1
+        a0 = _may_take(seen, holders[0], k)  # which holders may take a copy of kind k
+        a1 = _may_take(seen, holders[1], k)
+        a2 = _may_take(seen, holders[2], k)
         n = pool[k]
         for r0 in range(need[0] + 1):
             for r1 in range(need[1] + 1):
@@ -231,12 +231,18 @@ def prepare(seen, o, h1, h2, p1, p2, sp):
                         x0, x1, x2 = _SPLITS[s, 0], _SPLITS[s, 1], _SPLITS[s, 2]
                         if x0 > r0 or x1 > r1 or x2 > r2:
                             continue
-                        if (x0 and not allowed[0]) or (x1 and not allowed[1]) or (x2 and not allowed[2]):
+                        if (x0 and not a0) or (x1 and not a1) or (x2 and not a2):
                             continue
                         w = _FACT[n] / (_FACT[x0] * _FACT[x1] * _FACT[x2])
                         total += w * ways[k + 1, r0 - x0, r1 - x1]
                 ways[k, r0, r1] = total
     return ways[0, need[0], need[1]]
+
+
+@ijit
+def _may_take(seen, q, k):
+    """Whether holder ``q`` (-1: none) may hold a hidden copy of kind ``k``."""
+    return q >= 0 and not (seen.forbid[q] >> k) & 1
 
 
 @njit
@@ -262,7 +268,7 @@ def draw(seen, o, h1o, h2o, sp, state, h1, h2):
                 continue
             ok = True
             for h in range(MAX_HOLDERS):
-                if _SPLITS[s, h] and (holders[h] < 0 or (seen.forbid[holders[h]] >> k) & 1):
+                if _SPLITS[s, h] and not _may_take(seen, holders[h], k):
                     ok = False
             if not ok:
                 continue

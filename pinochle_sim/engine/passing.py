@@ -23,11 +23,34 @@ Policy, after seed 004's advice:
 """
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
-from .._numba import njit
+from .._numba import copy_into, njit
 from .cards import COPIES, A, T
 from .meld import JD, QS, hand_meld_all_trumps, meld_used
+
+
+class PassScratch(NamedTuple):
+    """One thread's scratch for passing and discarding (the hand kernel allocates nothing)."""
+
+    used: np.ndarray      # int8[24]: the cards of a hand's meld
+    spare: np.ndarray     # int8[24]: the copies beyond them
+    left: np.ndarray      # int8[24]: a hand as cards are picked from it
+    kept: np.ndarray      # int8[24]: the meld cards, for the search over them
+    scores: np.ndarray    # float64[24]
+    suit_len: np.ndarray  # int64[4]
+    melds: np.ndarray     # int64[4]
+    cards: np.ndarray     # int64[N_KINDS * COPIES]: a hand's cards by kind
+    idx: np.ndarray       # int64[N_KINDS * COPIES]: a set of them
+
+
+@njit
+def new_pass_scratch():
+    return PassScratch(np.zeros(24, np.int8), np.zeros(24, np.int8), np.zeros(24, np.int8), np.zeros(24, np.int8),
+                       np.zeros(24, np.float64), np.zeros(4, np.int64), np.zeros(4, np.int64),
+                       np.zeros(24 * COPIES, np.int64), np.zeros(24 * COPIES, np.int64))
 
 
 @njit
@@ -64,9 +87,10 @@ def _bidder_keep(k, trump, suit_len):
 
 
 @njit
-def choose_cards(hand, n, scores, out):
-    """Pick ``n`` cards of ``hand`` with the highest ``scores`` (both copies count) into ``out``."""
-    left = hand.copy()
+def choose_cards(hand, n, scores, out, left):
+    """Pick ``n`` cards of ``hand`` with the highest ``scores`` (both copies count) into ``out``;
+    ``left`` (int8[24]) is scratch."""
+    copy_into(left, hand)
     for i in range(n):
         best = -1
         for k in range(24):
@@ -77,19 +101,20 @@ def choose_cards(hand, n, scores, out):
 
 
 @njit
-def most_meld_kept(hand, n, trump, tb, scores, out):
+def most_meld_kept(hand, n, trump, tb, scores, out, ps):
     """The ``n`` cards of ``hand`` to give up that leave it the most meld in ``trump``, searched
     over every set of ``n`` (the two copies of a card alike); among equals, those with the highest
-    ``scores`` in total. Into ``out``."""
-    cards = np.empty(hand.sum(), np.int64)  # the hand's cards, by kind
+    ``scores`` in total. Into ``out``; ``ps`` (:class:`PassScratch`) is scratch, ``hand`` may be
+    its ``kept``."""
+    cards, idx, left, melds = ps.cards, ps.idx, ps.left, ps.melds
     m = 0
     for k in range(24):
         for _ in range(hand[k]):
             cards[m] = k
             m += 1
-    idx = np.arange(n)
-    left = hand.copy()
-    melds = np.empty(4, np.int64)
+    for j in range(n):
+        idx[j] = j
+    copy_into(left, hand)
     best, best_score = -1, 0.0
     while True:
         # a set once: of two identical cards, only the first starts a run of picks
@@ -121,31 +146,31 @@ def most_meld_kept(hand, n, trump, tb, scores, out):
 
 
 @njit
-def pass_cards(hands, bidder, partner, trump, n, tb, rec):
+def pass_cards(hands, bidder, partner, trump, n, tb, rec, ps):
     """``partner`` passes ``n`` cards to ``bidder``, which passes ``n`` back; ``hands`` change in
-    place. ``rec[0]`` and ``rec[1]`` receive the kinds passed each way.
+    place. ``rec[0]`` and ``rec[1]`` receive the kinds passed each way; ``ps``
+    (:class:`PassScratch`) is scratch.
     """
-    used = np.empty(24, np.int8)
-    scores = np.empty(24, np.float64)
+    used, scores, suit_len, spare = ps.used, ps.scores, ps.suit_len, ps.spare
     meld_used(hands[partner], trump, tb, used)
     for k in range(24):
         scores[k] = _partner_score(k, trump, used)
-    choose_cards(hands[partner], n, scores, rec[0])
+    choose_cards(hands[partner], n, scores, rec[0], ps.left)
     for i in range(n):
         hands[partner, rec[0, i]] -= 1
         hands[bidder, rec[0, i]] += 1
     meld_used(hands[bidder], trump, tb, used)
-    suit_len = np.zeros(4, np.int64)
+    suit_len[:] = 0
     for k in range(24):
         suit_len[k // 6] += hands[bidder, k] - used[k]
-    spare = hands[bidder].copy()  # copies beyond those its meld uses
+    copy_into(spare, hands[bidder])  # copies beyond those its meld uses
     n_spare = 0
     for k in range(24):
         spare[k] -= used[k]
         n_spare += spare[k]
         scores[k] = -_bidder_keep(k, trump, suit_len)
     if n_spare >= n:
-        choose_cards(spare, n, scores, rec[1])
+        choose_cards(spare, n, scores, rec[1], ps.left)
     else:  # rare: the meld needs more cards than it may keep: every spare card, then the meld
         # cards that keep the most of it (passing a spare never costs meld, so some best set
         # holds them all)
@@ -154,7 +179,9 @@ def pass_cards(hands, bidder, partner, trump, n, tb, rec):
             for _ in range(spare[k]):
                 rec[1, j] = k
                 j += 1
-        most_meld_kept(hands[bidder] - spare, n - n_spare, trump, tb, scores, rec[1, n_spare:])
+        for k in range(24):
+            ps.kept[k] = hands[bidder, k] - spare[k]
+        most_meld_kept(ps.kept, n - n_spare, trump, tb, scores, rec[1, n_spare:], ps)
     for i in range(n):
         hands[bidder, rec[1, i]] -= 1
         hands[partner, rec[1, i]] += 1
@@ -218,27 +245,26 @@ def _discard_score(k, trump, suit_len, hand, points):
 
 
 @njit
-def discard(hand, trump, n, tb, out):
+def discard(hand, trump, n, tb, out, ps):
     """The bid winner (``hand``: its cards with the kitty, counts, changed in place) discards
     ``n`` cards for trump ``trump``; ``out`` receives their kinds. Cards of its meld go only if
-    every other card is trump or meld."""
-    used = np.empty(24, np.int8)
+    every other card is trump or meld. ``ps`` (:class:`PassScratch`) is scratch."""
+    used, scores, suit_len, spare = ps.used, ps.scores, ps.suit_len, ps.spare
     meld_used(hand, trump, tb, used)
-    suit_len = np.zeros(4, np.int64)
+    suit_len[:] = 0
     for k in range(24):
         suit_len[k // 6] += hand[k]
-    scores = np.empty(24, np.float64)
-    spare = hand.copy()
+    copy_into(spare, hand)
     n_spare = 0
     for k in range(24):
         spare[k] -= used[k]
         n_spare += spare[k]
         scores[k] = _discard_score(k, trump, suit_len, hand, tb.card_points)
     if n_spare >= n:
-        choose_cards(spare, n, scores, out)
+        choose_cards(spare, n, scores, out, ps.left)
     else:
         for k in range(24):
             scores[k] -= 10000.0 * used[k]
-        choose_cards(hand, n, scores, out)
+        choose_cards(hand, n, scores, out, ps.left)
     for i in range(n):
         hand[out[i]] -= 1

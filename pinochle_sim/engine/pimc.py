@@ -18,12 +18,12 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._numba import njit
+from .._numba import copy_into, njit
 from .cards import N_KINDS
 from .knowledge import Sampler, draw, new_sampler, prepare
 from .play import (ALL, RANK, choose_follow, choose_lead, legal_mask, lsb, partner_safe, popcount, take,
                    trick_step)
-from .search import Position, new_space, solve_moves
+from .search import Position, fresh_space, new_space, solve_moves
 from .variants import R
 
 WORLDS = 40     # default worlds a decision
@@ -41,13 +41,16 @@ class Scratch(NamedTuple):
     values: np.ndarray   # int64[24]: each card's value in a world
     sums: np.ndarray     # float64[24]: summed over the worlds
     may: np.ndarray      # int64[seats]: the kinds each seat may hold (the contract-aware heuristic)
+    space: tuple         # search.Space: for the decisions solved double dummy
 
 
 @njit
-def new_scratch(seats):
+def new_scratch(seats, search_cards):
+    """A :class:`Scratch`; ``search_cards``: the most cards left when a decision is solved
+    double dummy (-1: never, no search table)."""
     return Scratch(new_sampler(), np.zeros(seats, np.int64), np.zeros(seats, np.int64), np.zeros(seats, np.int64),
                    np.zeros(seats, np.int64), np.zeros(N_KINDS, np.int64), np.zeros(N_KINDS, np.float64),
-                   np.zeros(seats, np.int64))
+                   np.zeros(seats, np.int64), new_space(search_cards))
 
 
 @njit
@@ -109,7 +112,7 @@ def pimc_card(h1, h2, pos, p1, p2, legal, prefer, trump, bidder_team, draw_trump
     max_team = team[seat]
     points = tb.card_points
     if (pos.cards + pos.j) // seats <= dd_tricks:
-        sp = new_space(pos.cards)  # one table for every world: its keys hold every hand
+        sp = fresh_space(sc.space, pos.cards)  # one table for every world: its keys hold every hand
         for _ in range(worlds):
             state = draw(seen, seat, own1, own2, sc.sampler, state, wh1, wh2)
             solve_moves(wh1, wh2, pos, True, trump, tb, values, sp)
@@ -121,8 +124,8 @@ def pimc_card(h1, h2, pos, p1, p2, legal, prefer, trump, bidder_team, draw_trump
         while x:
             card = lsb(x)
             x &= x - 1
-            r1[:] = wh1
-            r2[:] = wh2
+            copy_into(r1, wh1)
+            copy_into(r2, wh2)
             take(r1, r2, seat, card)
             pts = points[RANK[card]]
             lead, win, win_seat = trick_step(card, seat, pos.j, pos.lead, pos.win, pos.win_seat, trump)

@@ -181,31 +181,50 @@ def _boss(card, unseen):
 
 
 @njit
-def _cheaper(a, b, trump, points):
-    """Card ``a`` costs less to give up than ``b``: plain before trump, fewer points, lower rank."""
-    at, bt = SUIT[a] == trump, SUIT[b] == trump
-    if at != bt:
-        return bt
-    av, bv = points[RANK[a]], points[RANK[b]]
-    if av != bv:
-        return av < bv
-    return RANK[a] > RANK[b]
+def _cost(card, trump, points):
+    """What giving up ``card`` costs, as one number (lower: cheaper): plain before trump, fewer
+    points, lower rank. Cards of different suits alike in all three tie."""
+    return (1 << 40 if SUIT[card] == trump else 0) | (points[RANK[card]] << 3) | (7 - RANK[card])
 
 
 @njit
-def _better_gift(a, b, trump, points, unseen):
-    """Card ``a`` is a better gift to a partner's trick than ``b``: plain before trump, a card
-    that could not win a trick of its own before a boss card, then the most points."""
-    at, bt = SUIT[a] == trump, SUIT[b] == trump
-    if at != bt:
-        return bt
-    ab, bb = _boss(a, unseen), _boss(b, unseen)
-    if ab != bb:
-        return bb
-    av, bv = points[RANK[a]], points[RANK[b]]
-    if av != bv:
-        return av > bv
-    return RANK[a] > RANK[b]
+def _cheaper(a, b, trump, points):
+    """Card ``a`` costs less to give up than ``b``: plain before trump, fewer points, lower rank."""
+    return _cost(a, trump, points) < _cost(b, trump, points)
+
+
+@njit
+def _cheapest(cards, trump, points):
+    """The cheapest card of the mask ``cards`` (not empty); ties: the lowest kind."""
+    best = lsb(cards)
+    low = _cost(best, trump, points)
+    x = cards & (cards - 1)
+    while x:
+        k = lsb(x)
+        x &= x - 1
+        c = _cost(k, trump, points)
+        if c < low:
+            low = c
+            best = k
+    return best
+
+
+@njit
+def _gift(card, trump, points, unseen):
+    """How good a gift ``card`` is to a partner's trick, as one number (higher: better): plain
+    before trump, a card that could not win a trick of its own before a boss card, then the
+    most points, then the lowest rank."""
+    return ((0 if SUIT[card] == trump else 1 << 41) | (0 if _boss(card, unseen) else 1 << 40)
+            | (points[RANK[card]] << 3) | RANK[card])
+
+
+@njit
+def _winners(cards, win, trump):
+    """The cards of the mask ``cards`` that beat ``win`` played before them (:func:`beats`)."""
+    over = cards & ABOVE[win]
+    if SUIT[win] != trump:
+        over |= cards & suit_mask(trump)
+    return over
 
 
 @njit
@@ -248,31 +267,33 @@ def partner_safe(unseen, last, win, partner_winning):
 @njit
 def choose_follow(legal, unseen, trump, last, win, safe, points):
     """The heuristic's card when following (``last``: the trick's last card; ``safe``: its
-    partner is winning and will keep the trick; see the module docstring)."""
-    best = -1
-    x = legal
+    partner is winning and will keep the trick; see the module docstring). Ties go to the
+    lowest kind."""
     if safe:
+        best = lsb(legal)
+        top = _gift(best, trump, points, unseen)
+        x = legal & (legal - 1)
         while x:
             k = lsb(x)
             x &= x - 1
-            if best < 0 or _better_gift(k, best, trump, points, unseen):
+            g = _gift(k, trump, points, unseen)
+            if g > top:
+                top = g
                 best = k
         return best
-    cheapest = -1
-    cheapest_boss = -1
+    winners = _winners(legal, win, trump)
+    if not winners:
+        return _cheapest(legal, trump, points)
+    if last:
+        return _cheapest(winners, trump, points)
+    bosses = 0  # winners nobody can beat in their suit
+    x = winners
     while x:
         k = lsb(x)
         x &= x - 1
-        if beats(k, win, trump):
-            if cheapest < 0 or _cheaper(k, cheapest, trump, points):
-                cheapest = k
-            if _boss(k, unseen) and (cheapest_boss < 0 or _cheaper(k, cheapest_boss, trump, points)):
-                cheapest_boss = k
-        elif best < 0 or _cheaper(k, best, trump, points):
-            best = k
-    if cheapest >= 0:
-        return cheapest if last or cheapest_boss < 0 else cheapest_boss
-    return best
+        if _boss(k, unseen):
+            bosses |= 1 << k
+    return _cheapest(bosses if bosses else winners, trump, points)
 
 
 def legal_plays(hand, trick, trump, v="thousand") -> list[str]:

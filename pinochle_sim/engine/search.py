@@ -58,8 +58,8 @@ class Position(NamedTuple):
 
 class Space(NamedTuple):
     """The search's memory: the transposition table (keys, lower and upper bounds, the lead that
-    settled each position or -1, its cards left) and the stack (frames, move lists, keys), one
-    level per card still to play."""
+    settled each position or -1, its cards left), the stack (frames, move lists, keys), one
+    level per card still to play, and the root's move order."""
     tt_key: np.ndarray
     tt_lo: np.ndarray
     tt_hi: np.ndarray
@@ -68,15 +68,39 @@ class Space(NamedTuple):
     frames: np.ndarray
     moves: np.ndarray
     keys: np.ndarray
+    order: np.ndarray
+
+
+@ijit
+def _table_size(cards_left):
+    return 1 << (14 if cards_left <= 16 else 17 if cards_left <= 32 else 21)
 
 
 @njit
 def new_space(cards_left):
-    """A fresh :class:`Space` for a search over ``cards_left`` cards."""
-    n = 1 << (14 if cards_left <= 16 else 17 if cards_left <= 32 else 21)
+    """A fresh :class:`Space` for a search over ``cards_left`` cards (-1: none, nothing allocated)."""
+    n = _table_size(cards_left) if cards_left >= 0 else 0
     return Space(np.zeros(n, np.uint64), np.empty(n, np.int32), np.empty(n, np.int32), np.empty(n, np.int8),
                  np.zeros(n, np.int8), np.full((cards_left + 1, N_FIELDS), -1, np.int64),
-                 np.zeros((cards_left + 1, 24), np.int64), np.zeros(cards_left + 1, np.uint64))
+                 np.zeros((cards_left + 1, 24), np.int64), np.zeros(cards_left + 1, np.uint64),
+                 np.empty(24, np.int64))
+
+
+@ijit
+def fresh_space(sp, cards_left):
+    """``sp`` (from :func:`new_space` for at least ``cards_left`` cards) as :func:`new_space`
+    makes it for ``cards_left``: cleared, and viewed at that size (so a search sees the same
+    table whatever space it was carved from). Allocates nothing."""
+    n = _table_size(cards_left)
+    m = cards_left + 1
+    out = Space(sp.tt_key[:n], sp.tt_lo[:n], sp.tt_hi[:n], sp.tt_move[:n], sp.tt_depth[:n], sp.frames[:m],
+                sp.moves[:m], sp.keys[:m], sp.order)
+    out.tt_key[:] = 0
+    out.tt_depth[:] = 0
+    out.frames[:] = -1
+    out.moves[:] = 0
+    out.keys[:] = 0
+    return out
 
 
 #: Zobrist keys: one random word per (seat, kind, copy) and per leader; a position's key is the
@@ -195,7 +219,7 @@ def search(h1, h2, pos, alpha, beta, trump, max_team, tb, sp):
     fail-soft: a value at or below ``alpha`` is an upper bound, at or above ``beta`` a lower
     bound. ``sp``: the :class:`Space` (its table carries over between calls on one hand)."""
     rules, points, team = tb.rules, tb.card_points, tb.team
-    tt_key, tt_lo, tt_hi, tt_move, tt_depth, fr, mv, ks = sp
+    tt_key, tt_lo, tt_hi, tt_move, tt_depth, fr, mv, ks, _ = sp
     seat, j, lead, win, win_seat, table, pot, cards, left = pos
     players = h1.shape[0]
     last = rules[R.last_trick]
@@ -392,7 +416,7 @@ def solve_moves(h1, h2, pos, exact, trump, tb, out, sp):
     max_team = team[seat]
     legal = legal_mask(h1[seat], j, lead, win, trump, rules[R.must_head], rules[R.must_trump],
                        rules[R.must_overtrump])
-    order = np.empty(24, np.int64)
+    order = sp.order
     n = _ordered(legal, j, win, win_seat, seat, trump, points, team, -1, order)
     out[:] = -1
     best = -1

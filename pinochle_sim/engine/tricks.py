@@ -146,8 +146,9 @@ def _holds(card, seat, j, lead, trump, team, may):
     """No opponent still to play to the trick may beat ``card`` (a higher card of its suit, or
     a trump from a seat known void in the suit led); ``may``: what each seat may hold."""
     seats = may.shape[0]
-    for k in range(j + 1, seats):
-        q = (seat + k - j) % seats
+    q = seat
+    for _ in range(j + 1, seats):
+        q = q + 1 if q + 1 < seats else 0
         if team[q] == team[seat]:
             continue
         if may[q] & ABOVE[card]:
@@ -158,6 +159,17 @@ def _holds(card, seat, j, lead, trump, team, may):
 
 
 @njit
+def search_cards(tb, policy):
+    """The most cards left when a seat of ``policy`` solves a decision double dummy (-1: none
+    does): the room ``pimc.new_scratch`` makes for the search."""
+    out = -1
+    for p in range(policy.shape[0]):
+        if policy[p, 0] == PIMC:
+            out = max(out, min(policy[p, 2], tb.rules[R.hand_size]) * tb.rules[R.players])
+    return out
+
+
+@bjit
 def play_tricks(hands, leader, trump, bidder_team, tb, policy, draw_trump_min, state, rec_cards,
                 rec_info, team, h1, h2, seen, sc, sitter=-1):
     """Play out ``hands`` (int8[seats, 24] count vectors, left unchanged) from ``leader`` under

@@ -114,9 +114,9 @@ class Work(NamedTuple):
 
 
 @njit
-def workspace(tb, max_calls, search_cards):
-    """A :class:`Work` for variant ``tb``, auctions of up to ``max_calls`` calls and play
-    policies that solve up to ``search_cards`` cards double dummy (``tricks.search_cards``)."""
+def workspace(tb, max_calls, policy):
+    """A :class:`Work` for variant ``tb``, auctions of up to ``max_calls`` calls and the play
+    ``policy`` (its search table sized by ``tricks.search_cards``)."""
     seats = tb.rules[R.players]
     sides = tb.rules[R.teams]
     return Work(np.zeros((seats + 1, 24), np.int8), np.empty(48, np.int8),
@@ -126,7 +126,7 @@ def workspace(tb, max_calls, search_cards):
                 np.empty(seats, np.int64), np.empty((3, sides), np.int64), np.empty(sides, np.int64),
                 np.empty(sides, np.int64), np.empty(sides, np.int64), np.empty(seats, np.int64),
                 np.empty(seats, np.int64), np.zeros(seats, np.bool_), new_pass_scratch(), new_seen(seats),
-                new_scratch(seats, search_cards))
+                new_scratch(seats, search_cards(tb, policy)))
 
 
 @njit
@@ -326,7 +326,7 @@ def _play_block(seed, start, lo, hi, forced_bidder, tb, bd, policy, w, rows):
 def _play_many(seed, start, n, forced_bidder, tb, bd, policy, max_calls, rows):
     """Summaries of deals ``start .. start+n-1`` into ``rows`` (int32[n, len(COLUMNS)])."""
     for b in prange((n + BLOCK - 1) // BLOCK):
-        w = workspace(tb, max_calls, search_cards(tb, policy))
+        w = workspace(tb, max_calls, policy)
         _play_block(seed, start, b * BLOCK, min(n, (b + 1) * BLOCK), forced_bidder, tb, bd, policy, w, rows)
 
 
@@ -336,7 +336,7 @@ def _record_many(seed, start, n, forced_bidder, tb, bd, policy, dealt, calls, pa
     """As :func:`_play_many`, keeping each deal's cards (and kitty), calls, passes or discard and
     tricks."""
     for d in prange(n):
-        w = with_record(workspace(tb, 1, search_cards(tb, policy)), calls[d], passes[d], tricks[d], tinfo[d])
+        w = with_record(workspace(tb, 1, policy), calls[d], passes[d], tricks[d], tinfo[d])
         deal_hands(seed, start + d, tb, w.hands, w.deck)
         dealt[d] = w.hands
         play_deal(seed, start + d, forced_bidder, tb, bd, policy, w, rows[d])
@@ -349,7 +349,7 @@ def _declare_all(seed, start, n, tb, bd, policy, max_calls, rows):
     that seat forced to declare, without dealing and melding the deal again for each seat."""
     players = tb.rules[R.players]
     for b in prange((n + BLOCK - 1) // BLOCK):
-        w = workspace(tb, max_calls, search_cards(tb, policy))
+        w = workspace(tb, max_calls, policy)
         hands = np.empty_like(w.hands)
         melds = np.empty_like(w.melds)
         for d in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
@@ -394,7 +394,7 @@ def dd_points(tb, w, row, dd_from):
 def _play_many_dd(seed, start, n, forced_bidder, tb, bd, policy, max_calls, dd_from, rows, dd):
     """As :func:`_play_many`, and ``dd[d]``: :func:`dd_points` of each deal."""
     for d in prange(n):
-        w = workspace(tb, max_calls, search_cards(tb, policy))
+        w = workspace(tb, max_calls, policy)
         deal_hands(seed, start + d, tb, w.hands, w.deck)
         play_deal(seed, start + d, forced_bidder, tb, bd, policy, w, rows[d])
         dd[d] = dd_points(tb, w, rows[d], dd_from)
@@ -409,7 +409,7 @@ def _declare_hand(seed, deals, seat, fixed, dealer, trumps, tb, policy, rows):
     n = deals.shape[0]
     players = tb.rules[R.players]
     for b in prange((n + BLOCK - 1) // BLOCK):
-        w = workspace(tb, 1, search_cards(tb, policy))
+        w = workspace(tb, 1, policy)
         dealt = np.zeros(w.hands.shape, np.int8)
         for d in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
             i = deals[d]
@@ -430,7 +430,7 @@ def _worths_around(seed, start, n, seat, fixed, tb, bd, out):
     bidding strategy would bid in each auction situation, into ``out`` (float64[n, seats,
     situations])."""
     for b in prange((n + BLOCK - 1) // BLOCK):
-        w = workspace(tb, 1, -1)
+        w = workspace(tb, 1, np.zeros((0, 3), np.int64))  # nobody plays: no search table
         for d in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
             _deal_around(seed, start + d, seat, fixed, tb, w.hands, w.deck)
             value_hands(tb, bd, w.hands, w.melds, out[d], w.trumps)
@@ -455,7 +455,7 @@ def _after_pass(seed, deals, fixed, dealer, passed0, high, high_seat, tb, bd, po
     is thrown in)."""
     n = deals.shape[0]
     for b in prange((n + BLOCK - 1) // BLOCK):
-        w = workspace(tb, max_calls, search_cards(tb, policy))
+        w = workspace(tb, max_calls, policy)
         passed = np.empty(passed0.shape[0], np.bool_)
         row = np.empty(len(COLUMNS), np.int32)
         for d in range(b * BLOCK, min(n, (b + 1) * BLOCK)):

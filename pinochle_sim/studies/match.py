@@ -32,7 +32,7 @@ from ..engine.hand import BID, BIDDER, COLUMNS, MADE, SCORE0, THROWN, deal_hands
 from .simulate import Setup
 from .strategies import Strategy, strategy
 from ..engine.variants import BOTH_PAST, R, Variant, variant
-from ..engine.tricks import DEFAULT_POLICY, search_cards
+from ..engine.tricks import DEFAULT_POLICY
 
 _N_COLUMNS = len(COLUMNS)
 MAX_HANDS = 256  # a match still undecided after this many hands is a draw (none seen so far)
@@ -117,7 +117,7 @@ def play_match(seed, m, tb, bd, policy, target, higher_wins, set_out, w, row, ou
 @pnjit
 def _play_matches(seed, start, n, tb, bd, policy, max_calls, target, higher_wins, set_out, out):
     for m in prange(n):
-        w = workspace(tb, max_calls, search_cards(tb, policy))
+        w = workspace(tb, max_calls, policy)
         row = np.empty(_N_COLUMNS, np.int32)
         play_match(seed, start + m, tb, bd, policy, target, higher_wins, set_out, w, row, out[m])
 

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import numba
 from numba.core import types
+from numba.core.registry import CPUDispatcher
 from numba.extending import intrinsic
 
 
@@ -44,8 +45,30 @@ def _cache_dir() -> Path:
 if not os.environ.get("NUMBA_CACHE_DIR"):
     numba.config.CACHE_DIR = str(_cache_dir())
 
+class _PlainTypes(CPUDispatcher):
+    """A kernel that a kernel calls is compiled for the plain types of its arguments.
+
+    Numba would compile it again for every constant it is passed (``Literal[int](0)``), and for
+    the constants a loop variable starts from, which it sees before the loop widens the type.
+    Each such copy compiles the whole tree of kernels below it again: most of a cold start's
+    compiling, for the same machine code."""
+
+    def get_call_template(self, args, kws):
+        return super().get_call_template([types.unliteral(a) for a in args],
+                                         {k: types.unliteral(a) for k, a in kws.items()})
+
+
+def _plain(jit):
+    """The decorator ``jit`` making :class:`_PlainTypes` kernels."""
+    def decorate(fn):
+        d = jit(fn)
+        d.__class__ = _PlainTypes
+        return d
+    return decorate
+
+
 #: Serial kernels (called per hand, or inside a parallel loop).
-njit = numba.njit(cache=True, nogil=True, error_model="numpy")
+njit = _plain(numba.njit(cache=True, nogil=True, error_model="numpy"))
 #: Small kernels called in the innermost loops with a variant's tables: inlined into their
 #: callers (a call would pass the whole tuple of tables, which costs more than the work).
 ijit = numba.njit(cache=True, nogil=True, error_model="numpy", inline="always")
@@ -54,7 +77,7 @@ ijit = numba.njit(cache=True, nogil=True, error_model="numpy", inline="always")
 #: every array those structures hold would otherwise cost two atomic counter updates per call.
 #: Numba compiles what they call the same way and refuses any allocation there, so their scratch
 #: is made once per thread (``hand.workspace``).
-bjit = numba.njit(cache=True, nogil=True, error_model="numpy", _nrt=False)
+bjit = _plain(numba.njit(cache=True, nogil=True, error_model="numpy", _nrt=False))
 #: Parallel kernels: ``prange`` over deals or blocks of deals.
 pnjit = numba.njit(cache=True, nogil=True, parallel=True, error_model="numpy")
 

@@ -59,7 +59,7 @@ def test_trump_tie_goes_to_the_long_suit_for_every_strategy(name, strat):
     melds = np.array([m.total for m in meld_all_trumps(counts, v)], np.int32)
     weight, table = strategy(strat if strat != "table" else "table:deals=2000").lookup(v)
     worth = np.empty(N_SITUATIONS)
-    table = table if table.ndim == 5 else np.broadcast_to(table, (N_SITUATIONS, *table.shape))
+    table = np.moveaxis(table if table.ndim == 5 else np.broadcast_to(table, (N_SITUATIONS, *table.shape)), 0, -1)
     trump = hand_worth(counts, melds, weight, table, band_width(v), compile_variant(v).rules, worth)
     assert "SHDC"[trump] == "H"
 

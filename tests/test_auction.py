@@ -113,3 +113,21 @@ def test_advice_reads_the_calls_and_weighs_a_bid_against_passing():
     assert a["call"] in ("pass", "270") and a["call_why"]
     free = ps.advise(LONG_HEARTS, "classic", deals=2000, seed=2)
     assert "conditioning" not in free and "value" not in free
+
+
+def test_seats_with_the_same_limits_share_one_table():
+    # the kernels' Bidding holds each distinct table once, the four auction situations of a
+    # cell side by side (one cache line per hand); each seat reads its own strategy's limits
+    from pinochle_sim.auction import compile_bidding
+    from pinochle_sim.strategies import strategies_arrays, strategy
+    from pinochle_sim.variants import band_width
+    v = ps.variant("thousand")
+    names = ["formula", "meld+20", "formula", "tricks"]
+    weight, tables, margin = strategies_arrays([strategy(s) for s in names], v)
+    bd = compile_bidding(weight, tables, margin, band_width(v))
+    assert bd.table.shape == (3, *tables.shape[2:], N_SITUATIONS) and bd.table.flags.c_contiguous
+    assert bd.which.tolist() == [0, 1, 0, 2]
+    for seat in range(4):
+        assert np.array_equal(np.moveaxis(bd.table[bd.which[seat]], -1, 0), tables[seat], equal_nan=True)
+    same = compile_bidding(weight[:1].repeat(4), np.broadcast_to(tables[:1], tables.shape), margin, 10)
+    assert same.table.shape[0] == 1 and same.which.tolist() == [0, 0, 0, 0]

@@ -148,3 +148,20 @@ def test_bid_chart_under_another_play_sits_beside_the_default(tmp_path, capsys):
     meta = json.loads((out / "metadata_pimc-worlds-2.json").read_text())
     assert meta["play_policy"] == "pimc:worlds=2"
     assert json.loads((out / "metadata.json").read_text())["play_policy"] == "contract"
+
+
+@pytest.mark.parametrize("name", ["thousand", "classic-pass4", "three-hand"])
+def test_declarer_simulation_is_each_seat_forced_to_declare(name):
+    # the declarer simulation values each deal once for all its declarers (hand.EVERY_SEAT in
+    # the one loop of deals): the rows must be those of each seat forced to declare
+    from pinochle_sim.hand import COLUMNS, _declare_all, _play_many, fixed_bidding, loop_args, max_calls
+    v = ps.variant(name)
+    n = 700
+    every = np.empty((v.players, n, len(COLUMNS)), np.int32)
+    _, tb, bd, pol, search = loop_args(v, fixed_bidding(v))
+    _declare_all(np.uint64(9), np.int64(50), n, tb, bd, pol, search, max_calls(v), every)
+    for seat in range(v.players):
+        rows = np.empty((n, len(COLUMNS)), np.int32)
+        _play_many(np.uint64(9), np.int64(50), n, *loop_args(v, fixed_bidding(v), forced_bidder=seat),
+                   max_calls(v), rows)
+        assert np.array_equal(rows, every[seat]), seat

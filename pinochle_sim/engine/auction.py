@@ -8,7 +8,7 @@ dealer, whom every other seat has passed, takes the contract at ``stuck_bid`` wi
 The seats are the variant's (``Tables.partner``: four in two partnerships, or three alone).
 
 Every bidding strategy (see ``strategies``) reaches the kernel as data: a limit per hand and
-auction situation, ``weight * meld + table[situation, meld band, aces, tens, trump length]``,
+auction situation, ``weight * meld + table[meld band, aces, tens, trump length, situation]``,
 and a partner margin. A seat bids by steps of the smallest raise while the next bid is within
 its limit for the situation it sees (nobody has bid, its partner holds the bid, an opponent
 does with or without the partner still in), and does not outbid its partner unless its limit
@@ -32,12 +32,31 @@ N_SITUATIONS = len(SITUATIONS)
 
 
 class Bidding(NamedTuple):
-    """Every seat's bidding strategy, as the kernels read it (see ``strategies``)."""
+    """Every seat's bidding strategy, as the kernels read it (see ``strategies``; made by
+    :func:`compile_bidding`)."""
 
     weight: np.ndarray  # float64[seats]: the limit is weight * meld + table[...]
-    table: np.ndarray   # float64[seats, situations, bands, aces, tens, trumps] (NaN: pass)
+    table: np.ndarray   # float64[tables, bands, aces, tens, trumps, situations] (NaN: pass)
+    which: np.ndarray   # int64[seats]: the table each seat reads
     margin: np.ndarray  # float64[seats]: how far a limit must clear the next bid to outbid a partner
     band: int           # width of a meld band
+
+
+def compile_bidding(weight, tables, margin, band) -> Bidding:
+    """The kernels' :class:`Bidding` from each seat's limits ``tables[seat, situation, band,
+    aces, tens, trumps]``. Seats with the same limits share one table, and a hand's four
+    situations lie side by side: valuing a hand reads one cache line per seat, not four lines
+    of a table several times the size of a core's cache."""
+    tables = np.asarray(tables, np.float64)
+    distinct: list[np.ndarray] = []
+    which = np.empty(len(tables), np.int64)
+    for seat, t in enumerate(tables):
+        same = [k for k, d in enumerate(distinct) if np.array_equal(d, t, equal_nan=True)]
+        if not same:
+            distinct.append(t)
+        which[seat] = same[0] if same else len(distinct) - 1
+    table = np.ascontiguousarray(np.moveaxis(np.stack(distinct), 1, -1))
+    return Bidding(np.asarray(weight, np.float64), table, which, np.asarray(margin, np.float64), int(band))
 
 
 @ijit
@@ -88,7 +107,7 @@ def hand_worth(c, melds, weight, table, band, rules, worth):
     auction situation ``s`` (see :func:`situation`).
 
     The trump is :func:`choose_trump`'s; the worth is the strategy's limit with that trump,
-    ``weight * meld[t] + table[s, meld band, aces, tens, trump length]`` (NaN: it will not bid,
+    ``weight * meld[t] + table[meld band, aces, tens, trump length, s]`` (NaN: it will not bid,
     and the worth is -inf).
     """
     aces = 0
@@ -104,7 +123,7 @@ def hand_worth(c, melds, weight, table, band, rules, worth):
         n_trump += c[6 * t + r]
     cell = (min(melds[t] // band, N_BANDS - 1), aces, tens, min(n_trump, MAX_TRUMPS - 1))
     for s in range(N_SITUATIONS):
-        limit = weight * melds[t] + table[s, cell[0], cell[1], cell[2], cell[3]]
+        limit = weight * melds[t] + table[cell[0], cell[1], cell[2], cell[3], s]
         worth[s] = limit if np.isfinite(limit) else -np.inf
     return t
 

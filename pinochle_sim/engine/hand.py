@@ -17,10 +17,10 @@ from typing import NamedTuple
 import numpy as np
 from numba import prange
 
-from .._numba import bjit, ijit, njit, pnjit
-from .auction import (MAX_CARDS, MAX_TRUMPS, N_BANDS, N_SITUATIONS, Bidding, choose_trump,
+from .._numba import bjit, copy_into, ijit, njit, pnjit
+from .auction import (MAX_CARDS, MAX_TRUMPS, N_BANDS, N_SITUATIONS, Bidding, choose_trump, compile_bidding,
                       continue_auction, hand_worth, run_auction)
-from .cards import NINE
+from .cards import N_KINDS, NINE
 from .deal import BLOCK, deal_around, deal_one, stream
 from .meld import hand_meld_all_trumps
 from .melds import DIX
@@ -28,7 +28,7 @@ from .passing import discard, new_pass_scratch, pass_cards, sure_sweep
 from .knowledge import new_seen, start_seen
 from .pimc import new_scratch
 from .play import to_masks
-from .tricks import CONTRACT, DEFAULT_POLICY, MAX_TRICKS, play_tricks, policy_row, search_cards
+from .tricks import CONTRACT, DEFAULT_POLICY, MAX_TRICKS, play_tricks, policy_row, search_room
 from .scoring import banked_meld, score_hand, score_playing_1000
 from .search import trick_start_value
 from .variants import R, Variant, band_width, compile_variant
@@ -110,13 +110,18 @@ class Work(NamedTuple):
     passed: np.ndarray     # bool[seats]: the seats out of the auction
     pw: tuple              # passing.PassScratch
     seen: tuple            # knowledge.Seen: what each seat knows during the play
-    pimc: tuple            # pimc.Scratch: the sampling player's memory
+    dealt: np.ndarray      # int8[seats + 1, 24]: the deal as dealt, while every seat declares it
+    dealt_melds: np.ndarray  # int32[seats, 4]: its meld
+    may: np.ndarray        # int64[seats]: scratch of the contract-aware heuristic
+    pool: np.ndarray       # int64[24]: the same
+    pimc: tuple | None     # pimc.Scratch: the sampling player's memory (None: no seat samples)
 
 
 @njit
-def workspace(tb, max_calls, policy):
-    """A :class:`Work` for variant ``tb``, auctions of up to ``max_calls`` calls and the play
-    ``policy`` (its search table sized by ``tricks.search_cards``)."""
+def workspace(tb, max_calls, search):
+    """A :class:`Work` for variant ``tb``, auctions of up to ``max_calls`` calls and a play whose
+    ``search`` is ``tricks.search_room``'s (None: no seat samples, and the loop given None is
+    compiled without the sampling player)."""
     seats = tb.rules[R.players]
     sides = tb.rules[R.teams]
     return Work(np.zeros((seats + 1, 24), np.int8), np.empty(48, np.int8),
@@ -126,14 +131,23 @@ def workspace(tb, max_calls, policy):
                 np.empty(seats, np.int64), np.empty((3, sides), np.int64), np.empty(sides, np.int64),
                 np.empty(sides, np.int64), np.empty(sides, np.int64), np.empty(seats, np.int64),
                 np.empty(seats, np.int64), np.zeros(seats, np.bool_), new_pass_scratch(), new_seen(seats),
-                new_scratch(seats, search_cards(tb, policy)))
+                np.empty((seats + 1, N_KINDS), np.int8), np.empty((seats, 4), np.int32),
+                np.zeros(seats, np.int64), np.zeros(N_KINDS, np.int64), _sampling_scratch(seats, search))
+
+
+@njit
+def _sampling_scratch(seats, search):
+    if search is None:
+        return None
+    return new_scratch(seats, search)
 
 
 @njit
 def with_record(w, calls, passes, tricks, tinfo):
     """``w`` writing its hand record into the given arrays."""
     return Work(w.hands, w.deck, calls, passes, tricks, tinfo, w.melds, w.worth, w.trumps, w.team,
-                w.team_meld, w.team_dix, w.score, w.h1, w.h2, w.passed, w.pw, w.seen, w.pimc)
+                w.team_meld, w.team_dix, w.score, w.h1, w.h2, w.passed, w.pw, w.seen, w.dealt,
+                w.dealt_melds, w.may, w.pool, w.pimc)
 
 
 @ijit
@@ -175,7 +189,7 @@ def value_hands(tb, bd, hands, melds, worth, trumps):
     situation (``worth``) and the trump it would name (``trumps``)."""
     meld_hands(tb, hands, melds)
     for p in range(tb.rules[R.players]):
-        trumps[p] = hand_worth(hands[p], melds[p], bd.weight[p], bd.table[p], bd.band, tb.rules,
+        trumps[p] = hand_worth(hands[p], melds[p], bd.weight[p], bd.table[bd.which[p]], bd.band, tb.rules,
                                worth[p])
 
 
@@ -293,10 +307,9 @@ def declare(dealer, bidder, bid, trump, forced, tb, policy, w, state, row):
     for p in range(players):
         knows |= policy[p, 0] >= CONTRACT
     if knows:
-        start_seen(w.seen, hands, trump, bidder, w.passes, tb, bid, w.team_meld[bt], bt if sweep else -1,
-                   w.pimc.values)
+        start_seen(w.seen, hands, trump, bidder, w.passes, tb, bid, w.team_meld[bt], bt if sweep else -1, w.pool)
     play_tricks(hands, leader, trump, bt, tb, policy, DRAW_TRUMP_MIN, state, w.tricks, w.tinfo,
-                w.team, w.h1, w.h2, w.seen, w.pimc, partner if sweep else -1)
+                w.team, w.h1, w.h2, w.seen, w.may, w.pool, w.pimc, partner if sweep else -1)
     if sweep:
         made = score_playing_1000(bt, w.team_meld, w.team[0], w.team[2], w.score)
     else:
@@ -312,61 +325,78 @@ def declare(dealer, bidder, bid, trump, forced, tb, policy, w, state, row):
         row[SCORE0 + t] = w.score[t]
 
 
+#: ``forced_bidder`` of :func:`_play_many` for the declarer simulation: every seat declares each
+#: deal in turn (:func:`_declare_all`).
+EVERY_SEAT = -2
+
+
 @bjit
 def _play_block(seed, start, lo, hi, forced_bidder, tb, bd, policy, w, rows):
-    """Deals ``start + lo .. start + hi - 1`` into ``rows[lo:hi]``, in one thread's workspace ``w``.
-    Compiled without reference counting like the hand kernels: in a parallel loop every array
-    taken from ``w`` or ``tb`` for a call would cost two atomic updates a deal."""
+    """Deals ``start + lo .. start + hi - 1`` into ``rows[lo:hi]`` (with ``EVERY_SEAT``, seat
+    ``s`` declaring deal ``d`` into ``rows[s * n + d]``, ``n`` rows a seat), in one thread's
+    workspace ``w``. Compiled without reference counting like the hand kernels: in a parallel
+    loop every array taken from ``w`` or ``tb`` for a call would cost two atomic updates a deal."""
     for d in range(lo, hi):
         deal_hands(seed, start + d, tb, w.hands, w.deck)
-        play_deal(seed, start + d, forced_bidder, tb, bd, policy, w, rows[d])
+        if forced_bidder == EVERY_SEAT:
+            _declare_every_seat(seed, start + d, d, tb, bd, policy, w, rows)
+        else:
+            play_deal(seed, start + d, forced_bidder, tb, bd, policy, w, rows[d])
+
+
+@ijit
+def _declare_every_seat(seed, i, d, tb, bd, policy, w, rows):
+    """Deal ``i``, dealt into ``w.hands``, valued once and then declared by every seat in turn
+    into ``rows[seat * n + d]``: the rows :func:`play_deal` gives with that seat forced to
+    declare, without dealing and melding the deal again for each seat."""
+    players = tb.rules[R.players]
+    n = rows.shape[0] // players
+    value_hands(tb, bd, w.hands, w.melds, w.worth, w.trumps)
+    for p in range(w.hands.shape[0]):
+        copy_into(w.dealt[p], w.hands[p])
+    for p in range(players):
+        copy_into(w.dealt_melds[p], w.melds[p])
+    for seat in range(players):
+        if seat > 0:  # declaring changes the hands (passing, the kitty) and their meld
+            for p in range(w.hands.shape[0]):
+                copy_into(w.hands[p], w.dealt[p])
+            for p in range(players):
+                copy_into(w.melds[p], w.dealt_melds[p])
+        row = rows[seat * n + d]
+        row[:] = 0
+        row[DEALER] = i % players
+        row[BID_SITUATION] = -1
+        _declare_seat(seed, i, seat, 0, -1, True, tb, policy, w, row)
 
 
 @pnjit
-def _play_many(seed, start, n, forced_bidder, tb, bd, policy, max_calls, rows):
-    """Summaries of deals ``start .. start+n-1`` into ``rows`` (int32[n, len(COLUMNS)])."""
+def _play_many(seed, start, n, forced_bidder, tb, bd, policy, search, max_calls, rows):
+    """Summaries of deals ``start .. start+n-1`` into ``rows`` (int32[n, len(COLUMNS)]; with
+    ``EVERY_SEAT``, int32[seats * n, len(COLUMNS)], seat by seat); ``search``:
+    ``tricks.search_room`` of ``policy``."""
     for b in prange((n + BLOCK - 1) // BLOCK):
-        w = workspace(tb, max_calls, policy)
+        w = workspace(tb, max_calls, search)
         _play_block(seed, start, b * BLOCK, min(n, (b + 1) * BLOCK), forced_bidder, tb, bd, policy, w, rows)
 
 
+def _declare_all(seed, start, n, tb, bd, policy, search, max_calls, rows):
+    """The declarer simulation: deals ``start .. start+n-1``, each dealt and valued once, then
+    declared by every seat in turn into ``rows[seat, d]`` (int32[seats, n, len(COLUMNS)]): the
+    rows :func:`_play_many` gives with that seat forced to declare. It runs in :func:`_play_many`,
+    so a command that needs both compiles one loop."""
+    _play_many(seed, start, n, EVERY_SEAT, tb, bd, policy, search, max_calls, rows.reshape(-1, rows.shape[-1]))
+
+
 @pnjit
-def _record_many(seed, start, n, forced_bidder, tb, bd, policy, dealt, calls, passes, tricks, tinfo,
+def _record_many(seed, start, n, forced_bidder, tb, bd, policy, search, dealt, calls, passes, tricks, tinfo,
                  rows):
     """As :func:`_play_many`, keeping each deal's cards (and kitty), calls, passes or discard and
     tricks."""
     for d in prange(n):
-        w = with_record(workspace(tb, 1, policy), calls[d], passes[d], tricks[d], tinfo[d])
+        w = with_record(workspace(tb, 1, search), calls[d], passes[d], tricks[d], tinfo[d])
         deal_hands(seed, start + d, tb, w.hands, w.deck)
         dealt[d] = w.hands
         play_deal(seed, start + d, forced_bidder, tb, bd, policy, w, rows[d])
-
-
-@pnjit
-def _declare_all(seed, start, n, tb, bd, policy, max_calls, rows):
-    """The declarer simulation: deals ``start .. start+n-1``, each dealt and valued once, then
-    declared by every seat in turn into ``rows[seat, d]``: the rows :func:`_play_many` gives with
-    that seat forced to declare, without dealing and melding the deal again for each seat."""
-    players = tb.rules[R.players]
-    for b in prange((n + BLOCK - 1) // BLOCK):
-        w = workspace(tb, max_calls, policy)
-        hands = np.empty_like(w.hands)
-        melds = np.empty_like(w.melds)
-        for d in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
-            i = start + d
-            deal_hands(seed, i, tb, w.hands, w.deck)
-            value_hands(tb, bd, w.hands, w.melds, w.worth, w.trumps)
-            hands[:] = w.hands
-            melds[:] = w.melds
-            for seat in range(players):
-                if seat > 0:  # declaring changes the hands (passing, the kitty) and their meld
-                    w.hands[:] = hands
-                    w.melds[:] = melds
-                row = rows[seat, d]
-                row[:] = 0
-                row[DEALER] = i % players
-                row[BID_SITUATION] = -1
-                _declare_seat(seed, i, seat, 0, -1, True, tb, policy, w, row)
 
 
 @njit
@@ -391,17 +421,17 @@ def dd_points(tb, w, row, dd_from):
 
 
 @pnjit
-def _play_many_dd(seed, start, n, forced_bidder, tb, bd, policy, max_calls, dd_from, rows, dd):
+def _play_many_dd(seed, start, n, forced_bidder, tb, bd, policy, search, max_calls, dd_from, rows, dd):
     """As :func:`_play_many`, and ``dd[d]``: :func:`dd_points` of each deal."""
     for d in prange(n):
-        w = workspace(tb, max_calls, policy)
+        w = workspace(tb, max_calls, search)
         deal_hands(seed, start + d, tb, w.hands, w.deck)
         play_deal(seed, start + d, forced_bidder, tb, bd, policy, w, rows[d])
         dd[d] = dd_points(tb, w, rows[d], dd_from)
 
 
 @pnjit
-def _declare_hand(seed, deals, seat, fixed, dealer, trumps, tb, policy, rows):
+def _declare_hand(seed, deals, seat, fixed, dealer, trumps, tb, policy, search, rows):
     """The deals numbered ``deals`` (int64[n]) with ``seat`` holding ``fixed`` (int8[24]) and
     declaring in each trump of ``trumps`` (-1: the trump it names), into ``rows`` (int32[n,
     len(trumps), len(COLUMNS)]). ``dealer < 0``: deal ``i``'s dealer is ``i % seats``. Every
@@ -409,7 +439,7 @@ def _declare_hand(seed, deals, seat, fixed, dealer, trumps, tb, policy, rows):
     n = deals.shape[0]
     players = tb.rules[R.players]
     for b in prange((n + BLOCK - 1) // BLOCK):
-        w = workspace(tb, 1, policy)
+        w = workspace(tb, 1, search)
         dealt = np.zeros(w.hands.shape, np.int8)
         for d in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
             i = deals[d]
@@ -430,7 +460,7 @@ def _worths_around(seed, start, n, seat, fixed, tb, bd, out):
     bidding strategy would bid in each auction situation, into ``out`` (float64[n, seats,
     situations])."""
     for b in prange((n + BLOCK - 1) // BLOCK):
-        w = workspace(tb, 1, np.zeros((0, 3), np.int64))  # nobody plays: no search table
+        w = workspace(tb, 1, None)  # nobody plays
         for d in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
             _deal_around(seed, start + d, seat, fixed, tb, w.hands, w.deck)
             value_hands(tb, bd, w.hands, w.melds, out[d], w.trumps)
@@ -447,7 +477,7 @@ def lead_over_others(score, side):
 
 
 @pnjit
-def _after_pass(seed, deals, fixed, dealer, passed0, high, high_seat, tb, bd, policy, max_calls, out):
+def _after_pass(seed, deals, fixed, dealer, passed0, high, high_seat, tb, bd, policy, search, max_calls, out):
     """For the deals numbered ``deals``, dealt around ``fixed`` in seat 0: seat 0 passes now,
     the auction goes on under the seats' strategies from the state after the calls so far
     (``passed0``, the bid ``high`` held by ``high_seat``), and the hand is played out. ``out[d]``
@@ -455,7 +485,7 @@ def _after_pass(seed, deals, fixed, dealer, passed0, high, high_seat, tb, bd, po
     is thrown in)."""
     n = deals.shape[0]
     for b in prange((n + BLOCK - 1) // BLOCK):
-        w = workspace(tb, max_calls, policy)
+        w = workspace(tb, max_calls, search)
         passed = np.empty(passed0.shape[0], np.bool_)
         row = np.empty(len(COLUMNS), np.int32)
         for d in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
@@ -500,12 +530,15 @@ def fixed_bidding(v: Variant, weight: float = 0.0, limits: np.ndarray | None = N
     simulation, whose declarer is forced)."""
     if limits is None:
         limits = np.full((N_SITUATIONS, N_BANDS, MAX_CARDS, MAX_CARDS, MAX_TRUMPS), np.nan)
-    table = np.ascontiguousarray(np.broadcast_to(limits, (v.players, *limits.shape)), np.float64)
-    return Bidding(np.full(v.players, float(weight)), table, np.zeros(v.players), band_width(v))
+    return compile_bidding(np.full(v.players, float(weight)), np.broadcast_to(limits, (v.players, *limits.shape)),
+                   np.zeros(v.players), band_width(v))
 
 
 def loop_args(v: Variant, bidding: Bidding, policy: str | list[str] = DEFAULT_POLICY,
               forced_bidder: int = -1) -> tuple:
     """The leading arguments of :func:`_play_many` (and ``max_calls`` after them): the forced
-    bidder, the variant's tables, the seats' bidding and play policies."""
-    return forced_bidder, compile_variant(v), bidding, policy_codes(v, policy)[1]
+    bidder, the variant's tables, the seats' bidding, play policies and their ``search``
+    (``tricks.search_room``)."""
+    tb = compile_variant(v)
+    codes = policy_codes(v, policy)[1]
+    return forced_bidder, tb, bidding, codes, search_room(tb, codes)

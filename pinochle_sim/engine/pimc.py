@@ -40,7 +40,6 @@ class Scratch(NamedTuple):
     r2: np.ndarray
     values: np.ndarray   # int64[24]: each card's value in a world
     sums: np.ndarray     # float64[24]: summed over the worlds
-    may: np.ndarray      # int64[seats]: the kinds each seat may hold (the contract-aware heuristic)
     space: tuple         # search.Space: for the decisions solved double dummy
 
 
@@ -50,7 +49,7 @@ def new_scratch(seats, search_cards):
     double dummy (-1: never, no search table)."""
     return Scratch(new_sampler(), np.zeros(seats, np.int64), np.zeros(seats, np.int64), np.zeros(seats, np.int64),
                    np.zeros(seats, np.int64), np.zeros(N_KINDS, np.int64), np.zeros(N_KINDS, np.float64),
-                   np.zeros(seats, np.int64), new_space(search_cards))
+                   new_space(search_cards))
 
 
 @njit

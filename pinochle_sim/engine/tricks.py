@@ -158,20 +158,19 @@ def _holds(card, seat, j, lead, trump, team, may):
     return True
 
 
-@njit
-def search_cards(tb, policy):
-    """The most cards left when a seat of ``policy`` solves a decision double dummy (-1: none
-    does): the room ``pimc.new_scratch`` makes for the search."""
-    out = -1
-    for p in range(policy.shape[0]):
-        if policy[p, 0] == PIMC:
-            out = max(out, min(policy[p, 2], tb.rules[R.hand_size]) * tb.rules[R.players])
-    return out
+def search_room(tb, policy: np.ndarray) -> int | None:
+    """What the loops pass as ``search`` for the play ``policy`` (rows of :func:`policy_row`)
+    in variant ``tb``: None when no seat samples, so that the sampling player and its search
+    are not compiled into them; else the most cards left when a seat solves a decision double
+    dummy (-1: none does), the room ``pimc.new_scratch`` makes for the search."""
+    room = [min(int(row[2]), int(tb.rules[R.hand_size])) * int(tb.rules[R.players])
+            for row in policy if row[0] == PIMC]
+    return max(room) if room else None
 
 
 @bjit
 def play_tricks(hands, leader, trump, bidder_team, tb, policy, draw_trump_min, state, rec_cards,
-                rec_info, team, h1, h2, seen, sc, sitter=-1):
+                rec_info, team, h1, h2, seen, may, pool, sc, sitter=-1):
     """Play out ``hands`` (int8[seats, 24] count vectors, left unchanged) from ``leader`` under
     variant ``tb`` (``variants.Tables``: its obligations, card points, seats and sides).
 
@@ -180,8 +179,10 @@ def play_tricks(hands, leader, trump, bidder_team, tb, policy, draw_trump_min, s
     (leader, winner, points with the last-trick bonus); ``team[0..2, side]`` receive each
     side's trick points, tricks and counters (cards worth points). ``h1``, ``h2``
     (int64[seats]) are scratch; ``seen`` (``knowledge.Seen``, set up by ``knowledge.start_seen``)
-    is what the seats know, kept up to date when a seat's policy reads it; ``sc`` is the sampling
-    player's scratch (``pimc.new_scratch``). Returns the random state.
+    is what the seats know, kept up to date when a seat's policy reads it; ``may`` (int64[seats])
+    and ``pool`` (int64[24]) are the contract-aware heuristic's scratch; ``sc`` is the sampling
+    player's (``pimc.new_scratch``), or None when no seat samples (numba then compiles this
+    kernel without the sampling player). Returns the random state.
 
     With a ``sitter`` (seed 004's "playing 1000") its partner, the bidder, follows its sure plan
     whatever its policy: it leads trumps from the top as many times as there are trumps it
@@ -255,13 +256,13 @@ def play_tricks(hands, leader, trump, bidder_team, tb, policy, draw_trump_min, s
                 at_stake = ((rules[R.no_trick] > 0 and team[1, side] == 0)
                             or (side == bidder_team and team[1, side] < rules[R.min_tricks]))
                 card = contract_card(h1, h2, seat, j, lead, win, win_seat, trump, side == bidder_team, at_stake,
-                                     j == players - 1, points, seen, tb, draw_trump_min, p1, p2,
-                                     sc.sampler.pool, sc.may)
+                                     j == players - 1, points, seen, tb, draw_trump_min, p1, p2, pool, may)
                 if code == PIMC and sitter < 0:
-                    pos = Position(seat, j, lead, win, win_seat, table, pts, cards, left)
-                    state, c = pimc_card(h1, h2, pos, p1, p2, legal, card, trump, bidder_team, draw_trump_min, tb,
-                                         seen, policy[seat, 1], policy[seat, 2], state, sc)
-                    card = c if c >= 0 else card
+                    if sc is not None:  # (a branch numba drops when no seat samples)
+                        pos = Position(seat, j, lead, win, win_seat, table, pts, cards, left)
+                        state, c = pimc_card(h1, h2, pos, p1, p2, legal, card, trump, bidder_team, draw_trump_min,
+                                             tb, seen, policy[seat, 1], policy[seat, 2], state, sc)
+                        card = c if c >= 0 else card
             if knows:
                 observe(seen, seat, card, j, lead, win, trump, rules)
             take(h1, h2, seat, card)

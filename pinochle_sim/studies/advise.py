@@ -41,7 +41,8 @@ def _declared_chunk(setup: Setup, counts: np.ndarray, index: np.ndarray, dealer:
     """:func:`simulate_hand`'s rows for the deal numbers ``index[chunk.start:][:chunk.count]``."""
     part = index[chunk.start:chunk.start + chunk.count]
     rows = np.empty((len(part), len(trumps), len(COLUMNS)), np.int32)
-    _declare_hand(np.uint64(chunk.seed), part, 0, counts, dealer, trumps, setup.tables, setup.policy, rows)
+    _declare_hand(np.uint64(chunk.seed), part, 0, counts, dealer, trumps, setup.tables, setup.policy, setup.search,
+                  rows)
     return rows
 
 
@@ -52,7 +53,7 @@ def _after_pass_chunk(setup: Setup, counts: np.ndarray, index: np.ndarray, state
     passed[list(state["passed"])] = True
     after = np.empty(len(part), np.float64)
     _after_pass(np.uint64(chunk.seed), part, counts, state["dealer"], passed, state["high"], state["high_seat"],
-                setup.tables, setup.bid, setup.policy, setup.max_calls, after)
+                setup.tables, setup.bid, setup.policy, setup.search, setup.max_calls, after)
     return after
 
 

@@ -115,9 +115,9 @@ def play_match(seed, m, tb, bd, policy, target, higher_wins, set_out, w, row, ou
 
 
 @pnjit
-def _play_matches(seed, start, n, tb, bd, policy, max_calls, target, higher_wins, set_out, out):
+def _play_matches(seed, start, n, tb, bd, policy, search, max_calls, target, higher_wins, set_out, out):
     for m in prange(n):
-        w = workspace(tb, max_calls, policy)
+        w = workspace(tb, max_calls, search)
         row = np.empty(_N_COLUMNS, np.int32)
         play_match(seed, start + m, tb, bd, policy, target, higher_wins, set_out, w, row, out[m])
 
@@ -130,8 +130,8 @@ def match_chunk(setup: Setup, chunk: Chunk) -> np.ndarray:
     """The rows of one chunk of matches (every column of ``MATCH_COLUMNS``)."""
     out = np.empty((chunk.count, len(MATCH_COLUMNS)), np.int64)
     target, higher, set_out = _end_rules(setup.variant)
-    _, tb, bd, pol = setup.args()  # no forced bidder in a match
-    _play_matches(np.uint64(chunk.seed), np.int64(chunk.start), chunk.count, tb, bd, pol, setup.max_calls,
+    _, tb, bd, pol, search = setup.args()  # no forced bidder in a match
+    _play_matches(np.uint64(chunk.seed), np.int64(chunk.start), chunk.count, tb, bd, pol, search, setup.max_calls,
                   target, higher, set_out, out)
     return out
 

@@ -15,11 +15,11 @@ import numpy as np
 import pandas as pd
 
 from .. import __version__
-from ..engine.auction import Bidding
+from ..engine.auction import compile_bidding
 from ..engine.cards import COPIES, N_KINDS, SUITS
 from ..engine.hand import C, COLUMNS, TRUMP, _play_many, _play_many_dd, columns, max_calls, policy_codes
 from ..engine.variants import Variant, band_width, compile_variant, meld_unit, variant
-from ..engine.tricks import DEFAULT_POLICY
+from ..engine.tricks import DEFAULT_POLICY, search_room
 from ..files import atomic_write
 from ..runs import HERE, Chunk, Run, Where, chunks_of
 from .strategies import Strategy, default_bidding, strategies_arrays, strategy
@@ -33,21 +33,22 @@ class Setup:
         self.variant = variant(v) if isinstance(v, str) else v
         seats = self.variant.players
         self.policy_names, self.policy = policy_codes(self.variant, policy)
+        self.tables = compile_variant(self.variant)
+        self.search = search_room(self.tables, self.policy)
         bids = [bidding] * seats if bidding is None or isinstance(bidding, (str, Strategy)) else list(bidding)
         if len(bids) != seats:
             raise ValueError(f"give one bidding strategy, or one for each of the {seats} seats")
         # a declarer simulation has no auction: its seats need no (costly) default strategy
         default = "formula" if forced_bidder >= 0 else default_bidding(self.variant)
         self.bidding = [strategy(default if b is None else b) for b in bids]
-        self.tables = compile_variant(self.variant)
-        self.bid = Bidding(*strategies_arrays(self.bidding, self.variant), band_width(self.variant))
+        self.bid = compile_bidding(*strategies_arrays(self.bidding, self.variant), band_width(self.variant))
         self.forced_bidder = int(forced_bidder)
         self.max_calls = max_calls(self.variant)
 
     def args(self) -> tuple:
         """What :func:`_play_many` and its siblings read: the forced bidder, the variant's
-        tables, the seats' bidding and their play policies."""
-        return self.forced_bidder, self.tables, self.bid, self.policy
+        tables, the seats' bidding, their play policies and the policies' ``search``."""
+        return self.forced_bidder, self.tables, self.bid, self.policy, self.search
 
     def provenance(self, seed: int, deals: int, start: int = 0) -> dict:
         return {"variant": self.variant.spec, "options": self.variant.options(),

@@ -173,9 +173,10 @@ def declare_chunk(v: Variant, policy: str, dd_from: int | None, chunk: Chunk) ->
     stats = DeclarerStats(v, policy, chunk.seed, chunk.count, chunk.start, dd_from=dd_from)
     idx = np.arange(chunk.start, chunk.start + chunk.count)
     if dd_from is None:  # each deal dealt and valued once for every declarer
-        _, tb, bd, pol = loop_args(v, fixed_bidding(v), policy)
+        _, tb, bd, pol, search = loop_args(v, fixed_bidding(v), policy)
         every = np.empty((v.players, chunk.count, len(COLUMNS)), np.int32)
-        _declare_all(np.uint64(chunk.seed), np.int64(chunk.start), chunk.count, tb, bd, pol, max_calls(v), every)
+        _declare_all(np.uint64(chunk.seed), np.int64(chunk.start), chunk.count, tb, bd, pol, search, max_calls(v),
+                     every)
         for seat in range(v.players):
             stats.add(every[seat], idx, seat)
         return stats

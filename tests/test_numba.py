@@ -1,0 +1,33 @@
+"""The numba layer (``_numba``): a kernel called with constants is compiled once, for plain types;
+the sampling player is compiled only into the loops of a play that samples."""
+import numpy as np
+
+from pinochle_sim._numba import njit
+from pinochle_sim.simulate import Setup
+
+
+@njit
+def _twice(x):
+    return 2 * x
+
+
+@njit
+def _calls_with_constants(n):
+    k = 0  # a loop variable starting from a constant: numba types it Literal[int](0) at first
+    for i in range(n):
+        k = _twice(k) + i
+    return _twice(0) + _twice(-1) + k
+
+
+def test_a_kernel_called_with_constants_is_compiled_once():
+    assert _calls_with_constants(3) == -2 + 4
+    assert [str(s) for s in _twice.signatures] == ["(int64,)"]
+
+
+def test_only_a_sampling_play_has_a_search():
+    assert Setup("thousand", "contract").search is None
+    assert Setup("thousand", ["heuristic", "random", "contract", "heuristic"]).search is None
+    assert Setup("thousand", "pimc").search == 3 * 4                      # dd=3 tricks of 4 cards
+    assert Setup("three-hand", ["contract", "pimc:dd=20", "pimc:dd=0"]).search == 15 * 3
+    assert Setup("classic", ["contract", "pimc:dd=0", "contract", "contract"]).search == 0
+    assert np.array_equal(Setup("classic", "pimc").policy[:, 0], [3, 3, 3, 3])

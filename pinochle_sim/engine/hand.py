@@ -197,6 +197,14 @@ def value_hands(tb, bd, hands, melds, worth, trumps):
 def play_deal(seed, i, forced_bidder, tb, bd, policy, w, row):
     """Play deal ``i`` of variant ``tb``, dealt into ``w.hands`` (:func:`deal_hands`), with the
     seats' bidding ``bd`` and play ``policy``, and write its summary ``row`` (see ``COLUMNS``).
+    ``hand._play_block`` inlines the same body (:func:`_play_deal`): a call passing the workspace
+    and the variant's tables (some 60 arrays) costs about 0.1 µs, a twentieth of a hand."""
+    _play_deal(seed, i, forced_bidder, tb, bd, policy, w, row)
+
+
+@ijit
+def _play_deal(seed, i, forced_bidder, tb, bd, policy, w, row):
+    """:func:`play_deal`.
 
     ``w.hands`` receives the hands as played; ``w.calls``, ``w.passes``, ``w.tricks`` and
     ``w.tinfo`` the hand record. ``forced_bidder >= 0`` skips the auction and makes that seat the
@@ -234,14 +242,26 @@ def play_deal(seed, i, forced_bidder, tb, bd, policy, w, row):
 def _declare_seat(seed, i, bidder, bid, sit, forced, tb, policy, w, row):
     """Deal ``i`` (dealt and valued into ``w``) from the contract of ``bidder`` at ``bid``, won
     in auction situation ``sit``: what its strategy made of its hand, then :func:`declare`."""
+    _row_worth(w, bidder, sit, row)
+    _declare(i % tb.rules[R.players], bidder, bid, w.trumps[bidder], forced, tb, policy, w, stream(seed, i, 1),
+             row)
+
+
+@ijit
+def _row_worth(w, bidder, sit, row):
+    """What the bidder's strategy made of its hand in auction situation ``sit``, into ``row``."""
     x = w.worth[bidder, max(sit, 0)]
     row[WORTH] = np.int32(round(x)) if np.isfinite(x) else -1
-    declare(i % tb.rules[R.players], bidder, bid, w.trumps[bidder], forced, tb, policy, w, stream(seed, i, 1),
-            row)
 
 
 @bjit
 def declare(dealer, bidder, bid, trump, forced, tb, policy, w, state, row):
+    """:func:`_declare`, for the loops that do not inline it."""
+    _declare(dealer, bidder, bid, trump, forced, tb, policy, w, state, row)
+
+
+@ijit
+def _declare(dealer, bidder, bid, trump, forced, tb, policy, w, state, row):
     """The hand from the contract on: the kitty and discard or the passing, meld, the tricks and
     the score, into ``row``.
 
@@ -341,7 +361,7 @@ def _play_block(seed, start, lo, hi, forced_bidder, tb, bd, policy, w, rows):
         if forced_bidder == EVERY_SEAT:
             _declare_every_seat(seed, start + d, d, tb, bd, policy, w, rows)
         else:
-            play_deal(seed, start + d, forced_bidder, tb, bd, policy, w, rows[d])
+            _play_deal(seed, start + d, forced_bidder, tb, bd, policy, w, rows[d])
 
 
 @ijit
@@ -366,7 +386,10 @@ def _declare_every_seat(seed, i, d, tb, bd, policy, w, rows):
         row[:] = 0
         row[DEALER] = i % players
         row[BID_SITUATION] = -1
-        _declare_seat(seed, i, seat, 0, -1, True, tb, policy, w, row)
+        _row_worth(w, seat, -1, row)
+        # a call, not the inlined body: a second copy of it in _play_block would double its
+        # compile time for a twentieth of a declarer's time
+        declare(i % players, seat, 0, w.trumps[seat], True, tb, policy, w, stream(seed, i, 1), row)
 
 
 @pnjit

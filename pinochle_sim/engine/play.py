@@ -81,11 +81,9 @@ def to_masks(counts):
     """(h1, h2) of a count vector."""
     h1 = 0
     h2 = 0
-    for k in range(N_KINDS):
-        if counts[k] > 0:
-            h1 |= 1 << k
-        if counts[k] > 1:
-            h2 |= 1 << k
+    for k in range(N_KINDS):  # branch-free, so that the loop vectorises
+        h1 |= np.int64(counts[k] > 0) << k
+        h2 |= np.int64(counts[k] > 1) << k
     return h1, h2
 
 

@@ -45,6 +45,7 @@ def _cache_dir() -> Path:
 if not os.environ.get("NUMBA_CACHE_DIR"):
     numba.config.CACHE_DIR = str(_cache_dir())
 
+
 class _PlainTypes(CPUDispatcher):
     """A kernel that a kernel calls is compiled for the plain types of its arguments.
 

@@ -162,7 +162,7 @@ def search_room(tb, policy: np.ndarray) -> int | None:
     """What the loops pass as ``search`` for the play ``policy`` (rows of :func:`policy_row`)
     in variant ``tb``: None when no seat samples, so that the sampling player and its search
     are not compiled into them; else the most cards left when a seat solves a decision double
-    dummy (-1: none does), the room ``pimc.new_scratch`` makes for the search."""
+    dummy, the room ``pimc.new_scratch`` makes for the search."""
     room = [min(int(row[2]), int(tb.rules[R.hand_size])) * int(tb.rules[R.players])
             for row in policy if row[0] == PIMC]
     return max(room) if room else None

@@ -107,3 +107,10 @@ def copy_into(dst, src):
     overlap (an allocation, which kernels compiled with ``bjit`` may not make)."""
     for i in range(src.shape[0]):
         dst[i] = src[i]
+
+
+@ijit
+def copy_rows(dst, src):
+    """:func:`copy_into` for 2-d arrays, row by row."""
+    for i in range(src.shape[0]):
+        copy_into(dst[i], src[i])

@@ -154,12 +154,12 @@ def test_bid_chart_under_another_play_sits_beside_the_default(tmp_path, capsys):
 def test_declarer_simulation_is_each_seat_forced_to_declare(name):
     # the declarer simulation values each deal once for all its declarers (hand.EVERY_SEAT in
     # the one loop of deals): the rows must be those of each seat forced to declare
-    from pinochle_sim.hand import COLUMNS, _declare_all, _play_many, fixed_bidding, loop_args, max_calls
+    from pinochle_sim.hand import COLUMNS, EVERY_SEAT, _play_many, fixed_bidding, loop_args, max_calls
     v = ps.variant(name)
     n = 700
     every = np.empty((v.players, n, len(COLUMNS)), np.int32)
-    _, tb, bd, pol, search = loop_args(v, fixed_bidding(v))
-    _declare_all(np.uint64(9), np.int64(50), n, tb, bd, pol, search, max_calls(v), every)
+    _play_many(np.uint64(9), np.int64(50), n, *loop_args(v, fixed_bidding(v), forced_bidder=EVERY_SEAT),
+               max_calls(v), every.reshape(-1, len(COLUMNS)))
     for seat in range(v.players):
         rows = np.empty((n, len(COLUMNS)), np.int32)
         _play_many(np.uint64(9), np.int64(50), n, *loop_args(v, fixed_bidding(v), forced_bidder=seat),

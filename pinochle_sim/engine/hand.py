@@ -17,7 +17,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import prange
 
-from .._numba import bjit, copy_into, ijit, njit, pnjit
+from .._numba import bjit, copy_rows, ijit, njit, pnjit
 from .auction import (MAX_CARDS, MAX_TRUMPS, N_BANDS, N_SITUATIONS, Bidding, choose_trump, compile_bidding,
                       continue_auction, hand_worth, run_auction)
 from .cards import N_KINDS, NINE
@@ -197,19 +197,18 @@ def value_hands(tb, bd, hands, melds, worth, trumps):
 def play_deal(seed, i, forced_bidder, tb, bd, policy, w, row):
     """Play deal ``i`` of variant ``tb``, dealt into ``w.hands`` (:func:`deal_hands`), with the
     seats' bidding ``bd`` and play ``policy``, and write its summary ``row`` (see ``COLUMNS``).
-    ``hand._play_block`` inlines the same body (:func:`_play_deal`): a call passing the workspace
-    and the variant's tables (some 60 arrays) costs about 0.1 µs, a twentieth of a hand."""
-    _play_deal(seed, i, forced_bidder, tb, bd, policy, w, row)
-
-
-@ijit
-def _play_deal(seed, i, forced_bidder, tb, bd, policy, w, row):
-    """:func:`play_deal`.
 
     ``w.hands`` receives the hands as played; ``w.calls``, ``w.passes``, ``w.tricks`` and
     ``w.tinfo`` the hand record. ``forced_bidder >= 0`` skips the auction and makes that seat the
     declarer at a bid of 0 (for the bid tables).
     """
+    _play_deal(seed, i, forced_bidder, tb, bd, policy, w, row)
+
+
+@ijit
+def _play_deal(seed, i, forced_bidder, tb, bd, policy, w, row):
+    """The body of :func:`play_deal`, which the block loop inlines: a call passing the workspace
+    and the variant's tables (some 60 arrays, flattened into arguments) costs about 0.1 µs."""
     rules = tb.rules
     row[:] = 0
     dealer = i % rules[R.players]
@@ -235,16 +234,8 @@ def _play_deal(seed, i, forced_bidder, tb, bd, policy, w, row):
         row[TRUMP] = -1
         row[MADE] = -1
         return
-    _declare_seat(seed, i, bidder, bid, sit, forced_bidder >= 0, tb, policy, w, row)
-
-
-@ijit
-def _declare_seat(seed, i, bidder, bid, sit, forced, tb, policy, w, row):
-    """Deal ``i`` (dealt and valued into ``w``) from the contract of ``bidder`` at ``bid``, won
-    in auction situation ``sit``: what its strategy made of its hand, then :func:`declare`."""
     _row_worth(w, bidder, sit, row)
-    _declare(i % tb.rules[R.players], bidder, bid, w.trumps[bidder], forced, tb, policy, w, stream(seed, i, 1),
-             row)
+    _declare(dealer, bidder, bid, w.trumps[bidder], forced_bidder >= 0, tb, policy, w, stream(seed, i, 1), row)
 
 
 @ijit
@@ -256,12 +247,6 @@ def _row_worth(w, bidder, sit, row):
 
 @bjit
 def declare(dealer, bidder, bid, trump, forced, tb, policy, w, state, row):
-    """:func:`_declare`, for the loops that do not inline it."""
-    _declare(dealer, bidder, bid, trump, forced, tb, policy, w, state, row)
-
-
-@ijit
-def _declare(dealer, bidder, bid, trump, forced, tb, policy, w, state, row):
     """The hand from the contract on: the kitty and discard or the passing, meld, the tricks and
     the score, into ``row``.
 
@@ -270,6 +255,12 @@ def _declare(dealer, bidder, bid, trump, forced, tb, policy, w, state, row):
     bidding (-1: its best); with a kitty it names trump again after the discard. ``forced``: a
     declarer simulation (no auction), so nobody plays for 1000 and ``made`` is not recorded.
     """
+    _declare(dealer, bidder, bid, trump, forced, tb, policy, w, state, row)
+
+
+@ijit
+def _declare(dealer, bidder, bid, trump, forced, tb, policy, w, state, row):
+    """The body of :func:`declare`, which :func:`_play_deal` inlines."""
     rules = tb.rules
     mv = tb.meld_values
     hands, melds = w.hands, w.melds
@@ -346,7 +337,7 @@ def _declare(dealer, bidder, bid, trump, forced, tb, policy, w, state, row):
 
 
 #: ``forced_bidder`` of :func:`_play_many` for the declarer simulation: every seat declares each
-#: deal in turn (:func:`_declare_all`).
+#: deal in turn, the deal dealt and valued once for all of them.
 EVERY_SEAT = -2
 
 
@@ -372,23 +363,19 @@ def _declare_every_seat(seed, i, d, tb, bd, policy, w, rows):
     players = tb.rules[R.players]
     n = rows.shape[0] // players
     value_hands(tb, bd, w.hands, w.melds, w.worth, w.trumps)
-    for p in range(w.hands.shape[0]):
-        copy_into(w.dealt[p], w.hands[p])
-    for p in range(players):
-        copy_into(w.dealt_melds[p], w.melds[p])
+    copy_rows(w.dealt, w.hands)
+    copy_rows(w.dealt_melds, w.melds)
     for seat in range(players):
         if seat > 0:  # declaring changes the hands (passing, the kitty) and their meld
-            for p in range(w.hands.shape[0]):
-                copy_into(w.hands[p], w.dealt[p])
-            for p in range(players):
-                copy_into(w.melds[p], w.dealt_melds[p])
+            copy_rows(w.hands, w.dealt)
+            copy_rows(w.melds, w.dealt_melds)
         row = rows[seat * n + d]
         row[:] = 0
         row[DEALER] = i % players
         row[BID_SITUATION] = -1
         _row_worth(w, seat, -1, row)
         # a call, not the inlined body: a second copy of it in _play_block would double its
-        # compile time for a twentieth of a declarer's time
+        # compile time for about 0.1 µs a declarer
         declare(i % players, seat, 0, w.trumps[seat], True, tb, policy, w, stream(seed, i, 1), row)
 
 
@@ -400,14 +387,6 @@ def _play_many(seed, start, n, forced_bidder, tb, bd, policy, search, max_calls,
     for b in prange((n + BLOCK - 1) // BLOCK):
         w = workspace(tb, max_calls, search)
         _play_block(seed, start, b * BLOCK, min(n, (b + 1) * BLOCK), forced_bidder, tb, bd, policy, w, rows)
-
-
-def _declare_all(seed, start, n, tb, bd, policy, search, max_calls, rows):
-    """The declarer simulation: deals ``start .. start+n-1``, each dealt and valued once, then
-    declared by every seat in turn into ``rows[seat, d]`` (int32[seats, n, len(COLUMNS)]): the
-    rows :func:`_play_many` gives with that seat forced to declare. It runs in :func:`_play_many`,
-    so a command that needs both compiles one loop."""
-    _play_many(seed, start, n, EVERY_SEAT, tb, bd, policy, search, max_calls, rows.reshape(-1, rows.shape[-1]))
 
 
 @pnjit
@@ -553,8 +532,8 @@ def fixed_bidding(v: Variant, weight: float = 0.0, limits: np.ndarray | None = N
     simulation, whose declarer is forced)."""
     if limits is None:
         limits = np.full((N_SITUATIONS, N_BANDS, MAX_CARDS, MAX_CARDS, MAX_TRUMPS), np.nan)
-    return compile_bidding(np.full(v.players, float(weight)), np.broadcast_to(limits, (v.players, *limits.shape)),
-                   np.zeros(v.players), band_width(v))
+    tables = np.broadcast_to(limits, (v.players, *limits.shape))
+    return compile_bidding(np.full(v.players, float(weight)), tables, np.zeros(v.players), band_width(v))
 
 
 def loop_args(v: Variant, bidding: Bidding, policy: str | list[str] = DEFAULT_POLICY,

@@ -24,7 +24,7 @@ import pandas as pd
 from .. import __version__
 from ..runs import Chunk, Run, Where, chunks_of
 from ..engine.hand import (BID, BID_ACES, BID_MELD, BID_SITUATION, BID_TENS, BID_TRUMPS, BIDDER, COLUMNS,
-                           MADE, MELD0, POINTS0, SIDE_TOTAL, THROWN, TRICKS0, _declare_all, _play_many, _play_many_dd,
+                           MADE, MELD0, POINTS0, SIDE_TOTAL, THROWN, TRICKS0, EVERY_SEAT, _play_many, _play_many_dd,
                            fixed_bidding,
                            loop_args, max_calls, others_score, partner_meld, side_of)
 from ..engine.auction import MAX_CARDS, MAX_TRUMPS, N_BANDS, N_SITUATIONS, SITUATIONS
@@ -173,10 +173,9 @@ def declare_chunk(v: Variant, policy: str, dd_from: int | None, chunk: Chunk) ->
     stats = DeclarerStats(v, policy, chunk.seed, chunk.count, chunk.start, dd_from=dd_from)
     idx = np.arange(chunk.start, chunk.start + chunk.count)
     if dd_from is None:  # each deal dealt and valued once for every declarer
-        _, tb, bd, pol, search = loop_args(v, fixed_bidding(v), policy)
         every = np.empty((v.players, chunk.count, len(COLUMNS)), np.int32)
-        _declare_all(np.uint64(chunk.seed), np.int64(chunk.start), chunk.count, tb, bd, pol, search, max_calls(v),
-                     every)
+        _play_many(np.uint64(chunk.seed), np.int64(chunk.start), chunk.count,
+                   *loop_args(v, fixed_bidding(v), policy, EVERY_SEAT), max_calls(v), every.reshape(-1, len(COLUMNS)))
         for seat in range(v.players):
             stats.add(every[seat], idx, seat)
         return stats

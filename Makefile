@@ -2,6 +2,7 @@
 PY ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
+BASE := $(VENV)/.base
 STAMP := $(VENV)/.installed
 
 VARIANTS := thousand modern-15 modern classic classic-pass4 three-hand
@@ -11,24 +12,31 @@ PIMC_DEALS ?= 8000
 
 .PHONY: install test lint chart results notebooks lab odds bench clean
 
-$(STAMP): pyproject.toml
+# The package and what it runs on (all `make chart` needs) ...
+$(BASE): pyproject.toml
 	$(PY) -m venv $(VENV)
-	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e .
+	touch $(BASE)
+
+# ... and what the tests and notebooks need besides.
+$(STAMP): $(BASE)
 	$(BIN)/pip install -q -e '.[dev]'
 	touch $(STAMP)
 
 install: $(STAMP)
 
+# Two workers (one per core: compiling and the notebooks' kernels are single-threaded);
+# --durations: the slowest tests, so that the next slow one is seen.
 test: $(STAMP) lint
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n 2 --durations=15
 
 lint: $(STAMP)
 	$(BIN)/ruff check pinochle_sim scripts tests
 
-chart: $(STAMP)
+chart: $(BASE)
 	$(BIN)/pinochle-sim bid-chart --variant thousand --deals $(CHART_DEALS) --seed 1 --out results/thousand
 
-results: $(STAMP)
+results: $(BASE)
 	for v in $(VARIANTS); do \
 	  $(BIN)/pinochle-sim bid-chart --variant $$v --deals $(RESULTS_DEALS) --seed 1 --out results/$$v || exit 1; \
 	done
@@ -72,10 +80,10 @@ lab: $(STAMP)
 	$(BIN)/pip install -q -e '.[dev,notebooks]'
 	$(BIN)/jupyter lab notebooks/
 
-odds: $(STAMP)
+odds: $(BASE)
 	$(BIN)/pinochle-sim odds --variant classic --deals 2000000 --seed 1 --out results/odds_classic.json
 
-bench: $(STAMP)
+bench: $(BASE)
 	$(BIN)/python scripts/bench.py
 
 clean:

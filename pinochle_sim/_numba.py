@@ -1,49 +1,116 @@
 """Numba options in one place: every kernel is cached on disk so the CLI starts fast.
 
 Numba's on-disk cache is keyed by each function's own source file, so a kernel cached before a
-change to a kernel it calls in another module would run stale code. The cache therefore lives in
-a folder named by a hash of the source of every module that holds kernels or the constants they
-read (``~/.cache/pinochle-sim/<hash>``), unless ``NUMBA_CACHE_DIR`` is set; folders of older
-sources are removed.
+change to anything it calls or inlines from another module would run stale code. The cache
+therefore lives in a folder named by :func:`source_key`, a hash of everything that decides the
+compiled code and the tables cached beside it: the source of every module of the package and the
+versions of Python, numba, llvmlite and numpy. The folder is
+``~/.cache/pinochle-sim/kernels/<key>/`` (``$XDG_CACHE_HOME`` if set), unless ``NUMBA_CACHE_DIR``
+is set. Each folder names the checkout that made it: a new key removes only the older folders
+of the same checkout (once unused for an hour), and folders of any checkout unused for
+:data:`MAX_AGE_DAYS`, so two checkouts or virtual environments side by side keep each other's. Resumable runs keep their
+checkpoints apart, in :func:`state_dir` ``/ "runs"``, which no change of code removes.
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
+import platform
 import shutil
 import tempfile
+import time
 from pathlib import Path
 
+import llvmlite
 import numba
+import numpy
 from numba.core import types
 from numba.core.registry import CPUDispatcher
 from numba.extending import intrinsic
 
+#: A kernel folder nobody has used for this many days is removed, whichever checkout made it.
+MAX_AGE_DAYS = 30
+#: A checkout's own folders for older source are removed once unused for this long.
+OWN_AGE_SECONDS = 3600
+_ROOT = Path(__file__).resolve().parent
+_OWNER = "checkout"  # the file in a kernel folder naming the package folder that made it
+_USED = "used"       # touched whenever a process uses the folder
 
-def _cache_dir() -> Path:
+
+def source_key(root: Path) -> str:
+    """A hash of the source of every module under ``root`` and of the versions of Python, numba,
+    llvmlite and numpy: what compiled kernels and cached tables of the package at ``root``
+    depend on."""
     h = hashlib.sha1()
-    root = Path(__file__).parent
+    for part in (platform.python_version(), numba.__version__, llvmlite.__version__, numpy.__version__):
+        h.update(part.encode() + b"\0")
     for p in sorted(root.rglob("*.py"), key=lambda p: p.relative_to(root).as_posix()):
-        text = p.read_bytes()
-        if b"njit" in text or p.name in ("cards.py", "variants.py"):
-            h.update(p.relative_to(root).as_posix().encode())
-            h.update(text)
+        h.update(p.relative_to(root).as_posix().encode() + b"\0")
+        h.update(p.read_bytes() + b"\0")
+    return h.hexdigest()[:16]
+
+
+@functools.cache
+def code_key() -> str:
+    """:func:`source_key` of this package as it was when first asked (once a process)."""
+    return source_key(_ROOT)
+
+
+def state_dir() -> Path:
+    """``~/.cache/pinochle-sim`` (or ``$XDG_CACHE_HOME/pinochle-sim``), where the package keeps what
+    it caches; the system's temporary folder when that cannot be written."""
     for base in (os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache", tempfile.gettempdir()):
-        root = Path(base) / "pinochle-sim"
-        here = root / h.hexdigest()[:16]
+        here = Path(base) / "pinochle-sim"
         try:
-            if not here.exists() and root.exists():
-                for old in root.iterdir():
-                    shutil.rmtree(old, ignore_errors=True)
             here.mkdir(parents=True, exist_ok=True)
-            return here
+            if os.access(here, os.W_OK):
+                return here
         except OSError:  # not writable here: try the next place
             continue
     return here
 
 
+def _stale(folder: Path, owner: str, now: float) -> bool:
+    """A kernel folder of the checkout ``owner`` (for other source) unused for an hour, or of
+    any checkout unused for :data:`MAX_AGE_DAYS`. The hour spares a run that started before an
+    edit: it still writes kernels there."""
+    try:
+        used = max(folder.stat().st_mtime, *(p.stat().st_mtime for p in folder.glob(_USED)))
+    except OSError:  # gone meanwhile
+        return False
+    try:
+        mine = (folder / _OWNER).read_text() == owner
+    except OSError:  # no owner written (yet)
+        mine = False
+    return now - used > (OWN_AGE_SECONDS if mine else MAX_AGE_DAYS * 86400)
+
+
+def kernel_dir(root: Path = _ROOT, base: Path | None = None, now: float | None = None) -> Path:
+    """The folder of the compiled kernels and cached tables of the package at ``root`` as its
+    source is now (``base / "kernels" / source_key(root)``), made if need be. Making a new one
+    removes the same checkout's folders for older source (unused for :data:`OWN_AGE_SECONDS`)
+    and any folder unused for :data:`MAX_AGE_DAYS`; other checkouts' recent folders stay."""
+    base = state_dir() if base is None else Path(base)
+    now = time.time() if now is None else now
+    kernels = base / "kernels"
+    here = kernels / (code_key() if root == _ROOT else source_key(root))
+    owner = str(root)
+    if not here.exists():
+        for old in kernels.iterdir() if kernels.exists() else ():
+            if _stale(old, owner, now):
+                shutil.rmtree(old, ignore_errors=True)
+        here.mkdir(parents=True, exist_ok=True)
+        (here / _OWNER).write_text(owner)
+    (here / _USED).touch()
+    return here
+
+
 if not os.environ.get("NUMBA_CACHE_DIR"):
-    numba.config.CACHE_DIR = str(_cache_dir())
+    try:
+        numba.config.CACHE_DIR = str(kernel_dir())
+    except OSError:  # nowhere to cache: numba compiles every time (and says so itself)
+        pass
 
 
 class _PlainTypes(CPUDispatcher):

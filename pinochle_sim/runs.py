@@ -6,9 +6,11 @@ chunks ran or how the deals were cut. :class:`Run` hands the chunks to this proc
 use every core), to an existing cluster (``scheduler``: its address) or to a local cluster of
 ``workers`` processes made for the run, and gives the results back in chunk order with one
 progress bar. With ``resume`` every finished chunk's result is kept on disk, under a name made
-from everything that decides the result (the command, its parameters and the version), and a
-run of the same command started again skips the chunks already done; a run that ends cleanly
-removes them. Without ``resume`` an interrupted run leaves nothing behind.
+from everything that decides the result (the command, its parameters, the version and the
+source of the code), and a run of the same command started again skips the chunks already done;
+a run that ends cleanly removes them. Checkpoints live in ``~/.cache/pinochle-sim/runs``, apart
+from the compiled kernels, so no other checkout's change of code removes them. Without
+``resume`` an interrupted run leaves nothing behind.
 """
 from __future__ import annotations
 
@@ -80,8 +82,9 @@ def _task(fn: Callable[[Chunk], Any], chunk: Chunk, threads: int | None) -> Any:
 
 
 def _runs_dir() -> Path:
-    from ._numba import numba
-    return Path(numba.config.CACHE_DIR) / "runs"
+    """Checkpoints: apart from the compiled kernels, which a change of code replaces."""
+    from ._numba import state_dir
+    return state_dir() / "runs"
 
 
 class Run:
@@ -95,7 +98,8 @@ class Run:
 
     def __init__(self, where: Where | None, identity: dict, desc: str, progress: bool = False):
         self.where = where or HERE
-        self.identity = {**identity, "version": __version__}
+        from ._numba import code_key
+        self.identity = {**identity, "version": __version__, "code": code_key()}
         digest = hashlib.sha1(json.dumps(self.identity, sort_keys=True, default=str).encode()).hexdigest()
         self.folder = _runs_dir() / digest[:20]
         self.desc = desc

@@ -1,3 +1,4 @@
+import os
 import sys
 from pathlib import Path
 
@@ -6,6 +7,9 @@ import pytest
 from hypothesis import settings
 
 sys.path.insert(0, str(Path(__file__).parent))
+# The default bidding's auction model fitted on 20,000 deals an iteration, not 200,000: every
+# test, CLI run and notebook kernel started from here (tests that need the full size say so).
+os.environ.setdefault("PINOCHLE_MODEL_DEALS", "20000")
 settings.register_profile("ci", max_examples=60, deadline=None)
 settings.load_profile("ci")
 

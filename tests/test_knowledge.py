@@ -202,6 +202,6 @@ def test_policy_specs():
     spec, row = policy_row("pimc:dd=2,worlds=10")
     assert spec == "pimc:worlds=10,dd=2" and list(row) == [3, 10, 2]
     for bad, says in (("greedy", "unknown play policy"), ("pimc:depth=3", "unknown option 'depth'"),
-                      ("pimc:worlds=0", "whole number >= 1"), ("heuristic:worlds=3", "takes none")):
+                      ("pimc:worlds=0", "whole number from 1 to 10000"), ("heuristic:worlds=3", "takes none")):
         with pytest.raises(ValueError, match=says):
             policy_row(bad)

@@ -1,6 +1,7 @@
 """The numba layer (``_numba``): a kernel called with constants is compiled once, for plain types;
 the sampling player is compiled only into the loops of a play that samples."""
 import numpy as np
+from numba.core.caching import NullCache
 
 from pinochle_sim._numba import njit
 from pinochle_sim.simulate import Setup
@@ -17,6 +18,11 @@ def _calls_with_constants(n):
     for i in range(n):
         k = _twice(k) + i
     return _twice(0) + _twice(-1) + k
+
+
+# compiled here, never loaded from the disk cache: a caller loaded from there compiles no callee
+_twice._cache = NullCache()
+_calls_with_constants._cache = NullCache()
 
 
 def test_a_kernel_called_with_constants_is_compiled_once():

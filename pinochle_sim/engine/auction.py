@@ -128,7 +128,7 @@ def hand_worth(c, melds, weight, table, band, rules, worth):
     return t
 
 
-@ijit
+@njit
 def run_auction(dealer, worth, margin, tb, calls, passed):
     """Run the auction of variant ``tb`` (``variants.Tables``); ``calls[i] = (seat, bid or -1
     for a pass)``; ``passed`` (bool[seats]) is scratch.
@@ -149,7 +149,7 @@ def run_auction(dealer, worth, margin, tb, calls, passed):
     return continue_auction(seat, passed, -1, -1, -1, 0, worth, margin, tb, calls)
 
 
-@ijit
+@njit
 def continue_auction(seat, passed, high, high_seat, high_sit, n, worth, margin, tb, calls):
     """The rest of an auction from ``seat``'s turn, with the seats in ``passed`` out, the bid
     ``high`` held by ``high_seat`` (-1: none), made in situation ``high_sit``, and ``n`` calls

@@ -235,7 +235,7 @@ def _play_deal(seed, i, forced_bidder, tb, bd, policy, w, row):
         row[MADE] = -1
         return
     _row_worth(w, bidder, sit, row)
-    _declare(dealer, bidder, bid, w.trumps[bidder], forced_bidder >= 0, tb, policy, w, stream(seed, i, 1), row)
+    declare(dealer, bidder, bid, w.trumps[bidder], forced_bidder >= 0, tb, policy, w, stream(seed, i, 1), row)
 
 
 @ijit

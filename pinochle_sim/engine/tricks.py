@@ -41,6 +41,10 @@ DEFAULT_POLICY = "contract"
 #: Policy options (``pimc:worlds=30,dd=5``) and their defaults, as columns 1.. of a policy row.
 POLICY_OPTIONS = {"pimc": {"worlds": WORLDS, "dd": DD_TRICKS}}
 MAX_TRICKS = 16  # room in a hand record for the longest hand (15 tricks in three-hand)
+#: The values each option takes: 10,000 worlds a decision is already hours for a few hundred
+#: deals; double dummy from more tricks left than a hand has (up to 20, a double-deck hand's)
+#: is the whole hand.
+POLICY_RANGES = {"pimc": {"worlds": (1, 10_000), "dd": (0, 20)}}
 TRUMPS_IN_DECK = 6 * COPIES
 
 
@@ -305,8 +309,9 @@ def policy_row(name: str) -> tuple[str, np.ndarray]:
         if key not in known:
             raise ValueError(f"unknown option {key!r} of play policy {base!r}"
                              + (f"; valid: {', '.join(known)}" if known else "; it takes none"))
-        if not eq or not val.strip().isdigit() or int(val) < (1 if key == "worlds" else 0):
-            raise ValueError(f"play policy option {key} needs a whole number{' >= 1' if key == 'worlds' else ''}")
+        low, high = POLICY_RANGES[base][key]
+        if not eq or not val.strip().isdigit() or not low <= int(val) <= high:
+            raise ValueError(f"play policy option {key} needs a whole number from {low} to {high}")
         values[key] = int(val)
     spec = base + (":" + ",".join(f"{k}={v}" for k, v in values.items() if v != known[k])
                    if any(values[k] != known[k] for k in known) else "")

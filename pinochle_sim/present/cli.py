@@ -18,7 +18,7 @@ from .. import __version__
 from ..studies.compare import CompareError
 from ..studies.advise import AuctionError
 from ..engine.cards import CardError, hand_counts
-from ..files import atomic_write
+from ..files import atomic_write, is_special, sidecar
 from ..runs import ClusterError
 from ..engine.tricks import DEFAULT_POLICY, POLICIES, POLICY_OPTIONS, policy_row
 from ..studies.strategies import DEFAULT_BIDDING, DEFAULT_BIDDING_ALONE, StrategyError, strategy
@@ -44,14 +44,40 @@ MIN_DEALS = {"bid-table": ("a bid table", 1000), "bid-chart": ("a bid chart", 10
 OUTPUTS = ("out", "csv", "plot")
 
 
+#: The largest seed: seeds are whole numbers from 0 to 2**63 - 1 (a kernel adds small offsets to
+#: a seed for its own streams, within 64 bits).
+MAX_SEED = 2 ** 63 - 1
+#: The most deals or matches a command takes: about a week of a full machine at today's speed
+#: (a few hundred thousand hands a second); more is surely a typing slip.
+MAX_DEALS = 10 ** 11
+#: Count options: (the least value, the most).
+COUNTS = {"deals": (0, MAX_DEALS), "table_deals": (0, MAX_DEALS), "matches": (0, MAX_DEALS),
+          "seed": (0, MAX_SEED), "start": (0, MAX_DEALS), "match": (0, MAX_SEED), "threads": (1, 4096),
+          "min_hands": (0, MAX_DEALS)}
+
+
+def _check_numbers(args: argparse.Namespace) -> None:
+    """Every count and seed in its range, before any work."""
+    for name, (low, high) in COUNTS.items():
+        x = getattr(args, name, None)
+        if x is not None and not low <= x <= high:
+            what = "a seed" if name in ("seed", "match") else "a count"
+            raise UserError(f"--{name.replace('_', '-')} {x}: {what} from {low:,} to {high:,}")
+
+
 def _need_deals(what: str, deals: int, least: int, option: str = "--deals") -> None:
     if deals < least:
         raise UserError(f"too few deals for {what}: {option} {deals:,}; it needs at least {least:,}")
 
 
 def _check_writable(path: str) -> None:
-    """Refuse an output path that cannot be written, before any work and without creating it."""
-    target = Path(path)
+    """Refuse an output path that cannot be written, before any work and without creating it.
+    A pipe, a device or a stream is written as it is; a link is checked at its target."""
+    if is_special(path):
+        if path not in ("-", "/dev/stdout", "/dev/stderr") and not os.access(path, os.W_OK):
+            raise UserError(f"cannot write {path}: permission denied")
+        return
+    target = Path(os.path.realpath(path))
     if target.is_dir() and target.suffix:
         raise UserError(f"cannot write {path}: it is a folder")
     parent = target.parent
@@ -70,11 +96,20 @@ def _check_writable(path: str) -> None:
 # Output helpers.
 
 def write_csv(df, path: str, provenance: dict, index: bool = False) -> None:
-    """A CSV written whole or not at all, with its provenance beside it as ``path.json``."""
+    """A CSV written whole or not at all, with its provenance beside it as ``path.json`` (not
+    beside a pipe, a device or the standard output)."""
     with atomic_write(path) as fh:
         df.to_csv(fh, index=index, float_format="%.6g")
-    with atomic_write(str(path) + ".json") as fh:
-        json.dump({**provenance, "file": Path(path).name, "version": __version__}, fh, indent=2)
+    if sidecar(path) is not None:
+        with atomic_write(sidecar(path)) as fh:
+            json.dump({**provenance, "file": Path(path).name, "version": __version__}, fh, indent=2)
+
+
+def _save_plot(fig, path: str) -> None:
+    """A figure written whole or not at all (format from the suffix; PNG without one)."""
+    from .plots import save
+    with atomic_write(path, "wb") as fh:
+        save(fig, fh, Path(path).suffix.lstrip(".") or "png")
 
 
 def table(rows: list[list], header: list[str], align: str | None = None) -> str:
@@ -239,7 +274,7 @@ def cmd_simulate(args: argparse.Namespace) -> None:
           f"({s['hands'] / max(meta['seconds'], 1e-9):,.0f} hands/s); thrown in "
           f"{s['thrown_in'] / max(s['hands'], 1):.1%}; average winning bid "
           f"{s['bid_sum'] / max(played, 1):.1f}; made {s['made'] / max(played, 1):.1%}")
-    print(f"wrote {out} and {out}.json")
+    print(f"wrote {out}" + (f" and {sidecar(out)}" if sidecar(out) else ""))
 
 
 def _dd_trick(args: argparse.Namespace) -> int | None:
@@ -360,9 +395,8 @@ def cmd_advise(args: argparse.Namespace) -> None:
     a = advise(args.hand, args.variant, args.deals, args.seed, _confidence(args.confidence),
                args.policy, dealer, args.auction, _strategy(args.model), where=_where(args))
     if args.plot:
-        from .plots import advice_curve, save
-        with atomic_write(args.plot, "wb") as fh:
-            save(advice_curve(a), fh, Path(args.plot).suffix.lstrip(".") or "png")
+        from .plots import advice_curve
+        _save_plot(advice_curve(a), args.plot)
     if args.json:
         print(json.dumps(a, indent=2))
         return
@@ -418,9 +452,8 @@ def cmd_compare(args: argparse.Namespace) -> None:
     if args.csv:
         write_csv(t, args.csv, c.provenance())
     if args.plot:
-        from .plots import forest_plot, save
-        Path(args.plot).parent.mkdir(parents=True, exist_ok=True)
-        save(forest_plot(c), args.plot)
+        from .plots import forest_plot
+        _save_plot(forest_plot(c), args.plot)
     if args.json:
         print(json.dumps({**c.provenance(), "rows": json.loads(t.to_json(orient="records"))},
                          indent=2))
@@ -449,6 +482,12 @@ def cmd_tournament(args: argparse.Namespace) -> None:
     from ..studies.match import tournament
 
     strats = [strategy(s) for s in args.strategies]  # refuses unknown names before any work
+    specs = [x.spec for x in strats]
+    twice = sorted({x for x in specs if specs.count(x) > 1})
+    if twice:
+        raise UserError(f"strategy {twice[0]} is named twice: a tournament plays different strategies")
+    if len(strats) < 2:
+        raise UserError("a tournament needs at least two strategies")
     if args.variant.teams == 3 and len(strats) < 3:
         raise UserError(f"a {args.variant.name} tournament needs at least three strategies, one per "
                         f"seat (got {len(strats)})")
@@ -543,11 +582,10 @@ def cmd_calibrate(args: argparse.Namespace) -> None:
                                 "bidding": s.spec, "play_policy": args.policy, "seed": args.seed,
                                 "deals": args.deals})
     if args.plot:
-        from .plots import calibration_plot, save
-        Path(args.plot).parent.mkdir(parents=True, exist_ok=True)
-        save(calibration_plot({args.variant.spec: c}, f"{args.variant.spec} | bidding {s.spec} | "
-                              f"{args.deals:,} deals | seed {args.seed} | pinochle-sim {__version__}"),
-             args.plot)
+        from .plots import calibration_plot
+        _save_plot(calibration_plot({args.variant.spec: c}, f"{args.variant.spec} | bidding {s.spec} | "
+                                    f"{args.deals:,} deals | seed {args.seed} | pinochle-sim {__version__}"),
+                   args.plot)
     print(f"{s.spec} in {args.variant.spec}: every seat bids with it; {args.deals:,} deals, seed "
           f"{args.seed}; 'predicted' is the bidder's own estimate when it took the contract (forced "
           "openings and stuck dealers left out)\n")
@@ -596,7 +634,12 @@ def cmd_dd(args: argparse.Namespace) -> None:
         raise UserError(f"{v.name} has {v.players} seats: give {v.players} hands (or --record FILE)")
     if args.trump is None:
         raise UserError("--trump is needed with hands written out")
-    r = double_dummy(args.hands, args.trump, args.leader, v, args.trick or ())
+    if not 0 <= args.leader < v.players:
+        raise UserError(f"--leader {args.leader}: {v.name} has seats 0-{v.players - 1}")
+    try:
+        r = double_dummy(args.hands, args.trump, args.leader, v, args.trick or ())
+    except ValueError as e:  # uneven hands, a trick that cannot be on the table
+        raise UserError(str(e)) from None
     print(f"seat {r.seat} to play ({v.spec}, trump {args.trump.upper()}): best {' '.join(r.best)}, "
           f"{r.points} points for its side from here")
     print("  " + "   ".join(f"{c}: {x}" for c, x in r.values.items()))
@@ -850,9 +893,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if isinstance(getattr(args, "variant", None), str):
             args.variant = variant(args.variant)
-        for name in ("deals", "seed", "start", "table_deals", "matches", "match"):
-            if getattr(args, name, 0) is not None and getattr(args, name, 0) < 0:
-                raise UserError(f"--{name} must be >= 0, got {getattr(args, name)}")
+        _check_numbers(args)
         if args.threads is not None:
             from .._numba import set_threads
             set_threads(args.threads)
@@ -872,6 +913,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("pinochle-sim: interrupted", file=sys.stderr)
         return 130
+    except (ValueError, OverflowError) as e:  # a value no check above caught: still one line
+        print(f"pinochle-sim: error: {e}", file=sys.stderr)
+        return 2
     except BrokenPipeError:  # output piped into `head` and the like: stop quietly
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - Python flushes stdout at exit
         return 0
@@ -879,6 +923,12 @@ def main(argv: list[str] | None = None) -> int:
         where = f" {e.filename}" if e.filename else ""
         print(f"pinochle-sim: error: cannot write{where}: {e.strerror or e}", file=sys.stderr)
         return 2
+    except Exception as e:  # a bug: one line, the traceback on request
+        if os.environ.get("PINOCHLE_DEBUG"):
+            raise
+        print(f"pinochle-sim: internal error: {type(e).__name__}: {e} (PINOCHLE_DEBUG=1 shows where; "
+              "please report it)", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -34,8 +34,8 @@ def write_bid_chart(stats: DeclarerStats, out: str | Path, formats=FORMATS,
     tag = "" if stats.policy == DEFAULT_POLICY else "_" + re.sub(r"[^A-Za-z0-9]+", "-", stats.policy)
     with tempfile.TemporaryDirectory(dir=out, prefix=".staging-") as tmp:
         stage = Path(tmp)
-        default = default_bidding(stats.variant)
-        model = strategy(default).model(stats.variant)  # the default bidding's auction model
+        default = strategy(default_bidding(stats.variant))
+        model = default.model(stats.variant)  # the default bidding's auction model
         if "png" in formats:
             if not tag:
                 plots.save(plots.auction_curves(model, plots.caption(stats).replace(
@@ -60,7 +60,7 @@ def write_bid_chart(stats: DeclarerStats, out: str | Path, formats=FORMATS,
                 "confidences": list(CONFIDENCES), "chart_confidence": confidence,
                 "rule_of_thumb": rule_of_thumb(stats).to_dict(orient="index"),
                 "rule_of_thumb_measures": "a seat made to declare (every seat of every deal in turn)",
-                "auction_model": {"strategy": default, "confidence": model.confidence,
+                "auction_model": {"strategy": default.spec, "confidence": model.confidence,
                                   "iterations": model.history},
                 "rule_of_thumb_text": rule_text(stats),
                 "partner_adds": partner_adds(stats).to_dict(orient="index"),

@@ -20,7 +20,7 @@ from ..engine.cards import COPIES, N_KINDS, SUITS
 from ..engine.hand import C, COLUMNS, TRUMP, _play_many, _play_many_dd, columns, max_calls, policy_codes
 from ..engine.variants import Variant, band_width, compile_variant, meld_unit, variant
 from ..engine.tricks import DEFAULT_POLICY, search_room
-from ..files import atomic_write
+from ..files import atomic_write, sidecar
 from ..runs import HERE, Chunk, Run, Where, chunks_of
 from .strategies import Strategy, default_bidding, strategies_arrays, strategy
 
@@ -188,7 +188,8 @@ def simulate(v: Variant | str, deals: int, seed: int, out: str | Path,
              chunk: int = 1 << 18, dd_from: int | None = None, where: Where | None = None,
              on_chunk=None) -> dict:
     """Play ``deals`` deals, streaming rows into the parquet file ``out`` (written whole or not
-    at all), with its provenance beside it in ``out`` + ``.json``; return that metadata.
+    at all), with its provenance beside it in ``out`` + ``.json`` (not beside a pipe or a
+    device: see :mod:`pinochle_sim.files`); return that metadata.
     ``dd_from``: add the double-dummy column ``dd_points`` (see :func:`iter_play`). ``where``: a
     Dask cluster for the chunks, and whether the run can be resumed (:mod:`pinochle_sim.runs`);
     the file is the same wherever the chunks ran. ``on_chunk(chunk)``: called as each finishes."""
@@ -230,6 +231,7 @@ def simulate(v: Variant | str, deals: int, seed: int, out: str | Path,
     meta["seconds"] = round(time.perf_counter() - t0, 3)
     meta["summary"] = summary
     meta["meld_unit"] = meld_unit(setup.variant)
-    with atomic_write(str(out) + ".json") as fh:
-        json.dump(meta, fh, indent=2)
+    if sidecar(out) is not None:  # nothing is written beside a pipe or a device
+        with atomic_write(sidecar(out)) as fh:
+            json.dump(meta, fh, indent=2)
     return meta

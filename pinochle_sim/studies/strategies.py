@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import os
 import typing
 from dataclasses import dataclass, field
 
@@ -43,6 +44,30 @@ from ..engine.variants import Variant, band_width
 
 class StrategyError(ValueError):
     """Unknown strategy or parameter: the message names it."""
+
+
+#: Deals per iteration of the fit behind a model-based strategy (``auction``) unless its spec
+#: says otherwise (``auction:deals=50000``).
+MODEL_DEALS = 200_000
+
+
+def model_deals() -> int:
+    """:data:`MODEL_DEALS`, or the environment's ``PINOCHLE_MODEL_DEALS`` (the test suite and quick
+    looks fit small models this way). A strategy made so says its size in its spec, and so in
+    the provenance of every result it bids in."""
+    text = os.environ.get("PINOCHLE_MODEL_DEALS", "").strip()
+    if not text:
+        return MODEL_DEALS
+    if not text.isdigit() or int(text) < 1000:
+        raise StrategyError(f"PINOCHLE_MODEL_DEALS={text!r}: give a whole number of deals, at least 1000")
+    return int(text)
+
+
+def _canonical(f: dataclasses.Field):
+    """A field's default as a spec leaves it out (a size from the environment is not one)."""
+    if f.default is not dataclasses.MISSING:
+        return f.default
+    return MODEL_DEALS if f.default_factory is model_deals else None
 
 
 @dataclass(frozen=True)
@@ -70,11 +95,10 @@ class Strategy:
 
     @property
     def spec(self) -> str:
-        base = REGISTRY.get(self.name)
-        defaults = base() if base else None
+        known = self.name in REGISTRY
         diff = [f"{f.name}={getattr(self, f.name):g}" for f in dataclasses.fields(self)
-                if f.name != "name" and not f.name.startswith("_") and defaults is not None
-                and getattr(self, f.name) != getattr(defaults, f.name)]
+                if f.name != "name" and not f.name.startswith("_") and known
+                and getattr(self, f.name) != _canonical(f)]
         return self.name + (":" + ",".join(diff) if diff else "")
 
 
@@ -189,7 +213,7 @@ class Auction(Strategy):
 
     name: str = "auction"
     conf: float = 0.67
-    deals: int = 200_000
+    deals: int = field(default_factory=model_deals)
     seed: int = 7919
     rule: int = 0  # 1: anchor on the rule of thumb (exact meld) instead of the bid table's median
     _models: dict = field(default_factory=dict, compare=False, repr=False)

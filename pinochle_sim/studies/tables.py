@@ -226,12 +226,13 @@ def cached_stats(v: Variant | str, deals: int, seed: int, policy: str = DEFAULT_
 
 
 def _cache_path(*key) -> Path:
-    """Where a cached table lives: beside the compiled kernels it came from
-    (``~/.cache/pinochle-sim/<kernel hash>/tables``), so a change of code starts afresh; named
-    by a hash of ``key`` and the version."""
-    from .._numba import numba
-    digest = hashlib.sha1(json.dumps([*key, __version__]).encode()).hexdigest()[:16]
-    return Path(numba.config.CACHE_DIR) / "tables" / f"{digest}.npz"
+    """Where a cached table lives: beside the compiled kernels of the same source
+    (``~/.cache/pinochle-sim/kernels/<code key>/tables``, see :mod:`pinochle_sim._numba`), so a
+    change of any module starts afresh; named by a hash of ``key`` (every parameter of the
+    result), the version and the code key."""
+    from .._numba import code_key, kernel_dir
+    digest = hashlib.sha1(json.dumps([*key, __version__, code_key()]).encode()).hexdigest()[:16]
+    return kernel_dir() / "tables" / f"{digest}.npz"
 
 
 def _store(path: Path, save) -> None:
@@ -653,7 +654,7 @@ def cached_auction_model(v: Variant | str, confidence: float = 0.67, deals: int 
                          seed: int = 7919, anchor: str = "table", policy: str = DEFAULT_POLICY) -> AuctionModel:
     """:func:`auction_model`, kept on disk for next time (see :func:`_cache_path`)."""
     v = variant(v) if isinstance(v, str) else v
-    path = _cache_path("auction-gap-3", v.spec, confidence, deals, seed, anchor, policy)
+    path = _cache_path("auction", v.spec, confidence, deals, seed, anchor, policy)
     if path.exists():
         return AuctionModel.load(path, v, confidence)
     m = auction_model(v, confidence, deals, seed, anchor, policy=policy)
@@ -680,13 +681,15 @@ def auction_table(model: AuctionModel) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def auction_summary(model: AuctionModel, stats: DeclarerStats, deals: int = 200_000, seed: int = 1,
+def auction_summary(model: AuctionModel, stats: DeclarerStats, deals: int | None = None, seed: int = 1,
                     policy: str = DEFAULT_POLICY) -> pd.DataFrame:
     """What auction winners bring, by the situation of the winning bid, when every seat bids by
     ``model``: contracts, the share of all deals, the mean bid, the share made, the mean side
     total and how far it sits above the made-to-declare rule of thumb of ``stats`` (meld + a +
     b aces + c tens + d trumps: the auction-situation version of that rule), the partner's meld,
-    and what the defenders bank; means with standard errors."""
+    and what the defenders bank; means with standard errors. ``deals``: as many auctions as
+    ``stats`` has deals, at most 200,000."""
+    deals = min(stats.deals, 200_000) if deals is None else deals
     v = model.variant
     weight, table = model.limits()
     rows = np.empty((deals, len(COLUMNS)), np.int32)

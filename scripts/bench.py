@@ -37,26 +37,6 @@ from pinochle_sim.variants import compile_variant  # noqa: E402
 RESULTS = Path(__file__).resolve().parents[1] / "results" / "bench.json"
 
 
-def _streamed(deal, score, deck_type):
-    """A parallel kernel ``run(seed, n, tb)``: deals ``0 .. n-1`` by ``deal(seed, i, deck,
-    counts)``, each scored by ``score(counts, tb, out)`` (``out``: int32[4] scratch), summed."""
-    @numba.njit(parallel=True)
-    def run(seed, n, tb):
-        nb = (n + BLOCK - 1) // BLOCK
-        acc = np.zeros(nb, np.int64)
-        for b in prange(nb):
-            deck = np.empty(48, deck_type)
-            counts = np.empty((4, 24), np.int8)
-            out = np.empty(4, np.int32)
-            s = 0
-            for d in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
-                deal(seed, d, deck, counts)
-                s += score(counts, tb, out)
-            acc[b] = s
-        return acc.sum()
-    return run
-
-
 @numba.njit(cache=True)
 def _corners(counts, tb, out):
     """Two cells of the deal, so that dealing alone is not optimised away."""
@@ -141,10 +121,37 @@ def _ref_best_melds(counts, tb, out):
     return s
 
 
-_deal_only = _streamed(deal_one, _corners, np.int8)
-_deal_meld = _streamed(deal_one, _best_melds, np.int8)
-_ref_deal_only = _streamed(_ref_deal, _corners, np.int64)
-_ref_deal_meld = _streamed(_ref_deal, _ref_best_melds, np.int64)
+#: What :func:`_streamed` times: dealing, or dealing and the best meld, by the engine or the reference.
+DEAL, DEAL_MELD, REF_DEAL, REF_DEAL_MELD = range(4)
+
+
+@numba.njit(cache=True, parallel=True)
+def _streamed(seed, n, tb, kind):
+    """Deals ``0 .. n-1`` of ``seed``, each dealt and scored as ``kind`` says (the engine's
+    ``deal_one``, or the reference's; two cells of the deal, or the four hands' best meld),
+    summed. One kernel for the four (a branch a deal, always the same way): compiled once and
+    cached, where a kernel per pair of functions could not be."""
+    nb = (n + BLOCK - 1) // BLOCK
+    acc = np.zeros(nb, np.int64)
+    for b in prange(nb):
+        deck8 = np.empty(48, np.int8)
+        deck64 = np.empty(48, np.int64)
+        counts = np.empty((4, 24), np.int8)
+        out = np.empty(4, np.int32)
+        s = 0
+        for d in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
+            if kind == DEAL or kind == DEAL_MELD:
+                deal_one(seed, d, deck8, counts)
+            else:
+                _ref_deal(seed, d, deck64, counts)
+            if kind == DEAL or kind == REF_DEAL:
+                s += _corners(counts, tb, out)
+            elif kind == DEAL_MELD:
+                s += _best_melds(counts, tb, out)
+            else:
+                s += _ref_best_melds(counts, tb, out)
+        acc[b] = s
+    return acc.sum()
 
 
 _REF_POINTS = np.array([11, 10, 4, 3, 2, 0], np.int64)
@@ -285,14 +292,14 @@ def measure(deals: int, repeat: int) -> dict:
     tb = compile_variant(ps.variant("classic"))
     seed = np.uint64(1)
     kernels = {
-        "deal_per_s": (lambda n: _deal_only(seed, n, tb), deals),
-        "deal_meld_per_s": (lambda n: _deal_meld(seed, n, tb), deals),
+        "deal_per_s": (lambda n: _streamed(seed, n, tb, DEAL), deals),
+        "deal_meld_per_s": (lambda n: _streamed(seed, n, tb, DEAL_MELD), deals),
         "full_hand_per_s": (_full_hands("thousand", "heuristic"), deals // 10),
         "full_hand_classic_pass4_per_s": (_full_hands("classic-pass4", "heuristic"), deals // 10),
         "full_hand_random_per_s": (_full_hands("thousand", "random"), deals // 10),
         "full_hand_contract_per_s": (_full_hands("thousand", "contract"), deals // 10),
-        "ref_deal_per_s": (lambda n: _ref_deal_only(seed, n, tb), deals),
-        "ref_deal_meld_per_s": (lambda n: _ref_deal_meld(seed, n, tb), deals),
+        "ref_deal_per_s": (lambda n: _streamed(seed, n, tb, REF_DEAL), deals),
+        "ref_deal_meld_per_s": (lambda n: _streamed(seed, n, tb, REF_DEAL_MELD), deals),
         "ref_full_hand_per_s": (lambda n: _ref_full(seed, n), deals // 10),
     }
     cores = numba.config.NUMBA_NUM_THREADS

@@ -24,3 +24,14 @@ def random_hands():
 @pytest.fixture
 def rng():
     return np.random.default_rng(2026)
+
+
+#: Tests that start another Python process running the package (a notebook kernel, a script, the
+#: command line): they run last, when the kernels they need are compiled and cached, instead of
+#: compiling them a second time beside the test workers.
+_IN_ANOTHER_PROCESS = ("test_notebooks.py::test_notebook_runs", "test_notebooks.py::test_a_fresh_kernel",
+                       "test_cli.py::test_bench_script_smoke", "test_cli.py::test_module_entry_point")
+
+
+def pytest_collection_modifyitems(config, items):
+    items.sort(key=lambda item: any(k in item.nodeid for k in _IN_ANOTHER_PROCESS))  # stable: the rest keep order

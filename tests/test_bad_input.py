@@ -32,6 +32,7 @@ def one_line_error(code: int, err: str) -> bool:
     (["tournament", "--variant", "classic", "--strategies", "auction", "--matches", "100"], "at least two"),
     (["tournament", "--variant", "classic", "--strategies", "tricks", "tricks"], "named twice"),
     (["tournament", "--strategies", "table:conf=0.67", "table"], "named twice"),
+    (["tournament", "--strategies", "tricks", "formula", "--matches", "0"], "at least one match"),
     (["simulate", "--deals", "2000", "--seed", "18446744073709551616", "--out", "y.parquet"],
      f"--seed 18446744073709551616: a seed from 0 to {MAX_SEED:,}"),
     (["simulate", "--seed", "-1"], "a seed from 0"),

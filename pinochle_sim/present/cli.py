@@ -488,6 +488,8 @@ def cmd_tournament(args: argparse.Namespace) -> None:
         raise UserError(f"strategy {twice[0]} is named twice: a tournament plays different strategies")
     if len(strats) < 2:
         raise UserError("a tournament needs at least two strategies")
+    if args.matches < 1:
+        raise UserError("--matches 0: a tournament plays at least one match a pairing")
     if args.variant.teams == 3 and len(strats) < 3:
         raise UserError(f"a {args.variant.name} tournament needs at least three strategies, one per "
                         f"seat (got {len(strats)})")

@@ -55,7 +55,7 @@ def test_a_table_written_to_a_fifo_reaches_its_reader(tmp_path):
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)
     got = []
-    reader = threading.Thread(target=lambda: got.append(fifo.read_text()))
+    reader = threading.Thread(target=lambda: got.append(fifo.read_text()), daemon=True)
     reader.start()
     code, _, err = run(["play", "--deals", "2", "--seed", "3", "--out", str(fifo)])
     reader.join(timeout=60)

@@ -6,9 +6,10 @@ therefore lives in a folder named by :func:`source_key`, a hash of everything th
 compiled code and the tables cached beside it: the source of every module of the package and the
 versions of Python, numba, llvmlite and numpy. The folder is
 ``~/.cache/pinochle-sim/kernels/<key>/`` (``$XDG_CACHE_HOME`` if set), unless ``NUMBA_CACHE_DIR``
-is set. Each folder names the checkout that made it: a new key removes only the older folders
-of the same checkout (once unused for an hour), and folders of any checkout unused for
-:data:`MAX_AGE_DAYS`, so two checkouts or virtual environments side by side keep each other's. Resumable runs keep their
+is set (cached tables stay in the keyed folder even then). Each folder names the checkout that
+made it: a new key removes only the older folders of the same checkout (once unused for
+:data:`OWN_AGE_SECONDS`) and folders of any checkout unused for :data:`MAX_AGE_DAYS`, so two
+checkouts or virtual environments side by side keep each other's. Resumable runs keep their
 checkpoints apart, in :func:`state_dir` ``/ "runs"``, which no change of code removes.
 """
 from __future__ import annotations

@@ -4,7 +4,7 @@
 Two measures. Against double dummy: each deal is bid (each variant's default bidding) and played
 by one policy at every seat; the same deal is then solved with every seat playing perfectly with
 all cards visible from trick 4 on (the first four tricks as played). The double-dummy value of a
-full hand (trick 0) costs seconds to minutes a deal (see the README), so the yardstick starts at
+full hand (trick 0) costs seconds to minutes a deal (see docs/double-dummy.md), so the yardstick starts at
 trick 4. Head to head: ``pinochle-sim strength`` on duplicate deals for every pair of policies.
 """
 from __future__ import annotations
@@ -42,7 +42,7 @@ def main(argv: list[str] | None = None) -> int:
     lines = [
         "# Card play: the policies against double dummy and head to head",
         "",
-        "Policies (README, \"Card play\"): `random`; `heuristic`, the club player that sees its own cards "
+        "Policies (docs/card-play.md): `random`; `heuristic`, the club player that sees its own cards "
         "and the cards played; `contract`, the same player knowing the melds laid down, the cards passed, "
         "the voids and failures to beat the play revealed and the contract (the default of every command); "
         "`pimc`, the sampling player at its defaults (40 worlds a decision, double dummy over the last 3 "

@@ -1,9 +1,11 @@
 """Bad input, round two (issue 37): every argument checked before work starts, one line and exit 2
 for what is wrong, and outputs that respect what is at their path: a pipe or a device is written
 to as it is, a symbolic link is followed, never replaced."""
+import atexit
 import contextlib
 import io
 import os
+import shutil
 import stat
 import tempfile
 import threading
@@ -144,6 +146,7 @@ def _command(folder: Path):
 
 
 FOLDER = Path(tempfile.mkdtemp(prefix="pinochle-fuzz-"))
+atexit.register(shutil.rmtree, FOLDER, True)
 
 
 @settings(max_examples=250, deadline=None, suppress_health_check=list(HealthCheck))

@@ -10,7 +10,7 @@ cards passed, the voids and failures to beat), and values each legal card in eve
 
 It plays the card with the most points for its side on average over the worlds (ties: the card
 the contract-aware heuristic would play, else the lowest kind). Every card is valued on the same
-worlds. Costs are in the README ("Card play").
+worlds. Costs are in docs/card-play.md.
 """
 from __future__ import annotations
 

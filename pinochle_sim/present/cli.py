@@ -18,7 +18,7 @@ from .. import __version__
 from ..studies.compare import CompareError
 from ..studies.advise import AuctionError
 from ..engine.cards import CardError, hand_counts
-from ..files import atomic_write, is_special, sidecar
+from ..files import STREAMS, atomic_write, is_special, sidecar
 from ..runs import ClusterError
 from ..engine.tricks import DEFAULT_POLICY, POLICIES, POLICY_OPTIONS, policy_row
 from ..studies.strategies import DEFAULT_BIDDING, DEFAULT_BIDDING_ALONE, StrategyError, strategy
@@ -47,8 +47,8 @@ OUTPUTS = ("out", "csv", "plot")
 #: The largest seed: seeds are whole numbers from 0 to 2**63 - 1 (a kernel adds small offsets to
 #: a seed for its own streams, within 64 bits).
 MAX_SEED = 2 ** 63 - 1
-#: The most deals or matches a command takes: about a week of a full machine at today's speed
-#: (a few hundred thousand hands a second); more is surely a typing slip.
+#: The most deals or matches a command takes: days of a full machine at the speeds of
+#: results/bench.json (docs/long-runs.md works out 10^10); more is surely a typing slip.
 MAX_DEALS = 10 ** 11
 #: Count options: (the least value, the most).
 COUNTS = {"deals": (0, MAX_DEALS), "table_deals": (0, MAX_DEALS), "matches": (0, MAX_DEALS),
@@ -74,7 +74,7 @@ def _check_writable(path: str) -> None:
     """Refuse an output path that cannot be written, before any work and without creating it.
     A pipe, a device or a stream is written as it is; a link is checked at its target."""
     if is_special(path):
-        if path not in ("-", "/dev/stdout", "/dev/stderr") and not os.access(path, os.W_OK):
+        if path not in STREAMS and not os.access(path, os.W_OK):
             raise UserError(f"cannot write {path}: permission denied")
         return
     target = Path(os.path.realpath(path))
@@ -732,7 +732,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
 
     def add_cluster(sp: argparse.ArgumentParser) -> None:
-        g = sp.add_argument_group("long runs (Dask; see the README)")
+        g = sp.add_argument_group("long runs (Dask; see docs/long-runs.md)")
         g.add_argument("--scheduler", metavar="ADDRESS",
                        help="run the chunks of deals on this Dask cluster (e.g. tcp://host:8786)")
         g.add_argument("--workers", type=int, metavar="N",

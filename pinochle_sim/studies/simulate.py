@@ -155,7 +155,7 @@ def iter_play(v: Variant | str = "thousand", deals: int = 10_000, seed: int = 0,
     ``dd_from``: add the column ``dd_points``, the bid winner's side's trick points when the play
     policy plays the first ``dd_from`` tricks and every seat plays double dummy (perfectly, all
     cards visible) from there (-1 on a thrown-in deal). A solve takes milliseconds from 8 tricks
-    left and seconds to minutes from a full hand (see the README), so chunks are small."""
+    left and seconds to minutes from a full hand (see docs/double-dummy.md), so chunks are small."""
     setup = v if isinstance(v, Setup) else Setup(v, policy, bidding, forced_bidder)
     chunks = _chunks(setup, deals, seed, start, chunk, dd_from)
     with Run(HERE, {}, _desc(dd_from), progress) as run:

@@ -270,11 +270,12 @@ for _name, _cls in (("formula", Formula), ("table", Table), ("cautious", Cautiou
     REGISTRY[_name] = _cls
 
 
-#: The bidding of every seat unless told otherwise: calibrated in real auctions, and within a
-#: point or two a hand of the strongest strategy measured in each four-hand variant (README).
+#: The bidding of every seat unless told otherwise. It is not the strongest strategy measured:
+#: results/tournament_classic.txt and tournament_thousand.txt say by how much (issues 31, 32).
 DEFAULT_BIDDING = "auction"
 #: Three-hand's default: the same model at 50% (bidding alone against two, the contract and the
-#: kitty are worth more: it beat the 67% model, formula and tricks at a table of three, README).
+#: kitty are worth more: it beat the 67% model, formula and tricks at a table of three,
+#: results/tournament_three-hand.txt).
 DEFAULT_BIDDING_ALONE = "auction:conf=0.5"
 
 

@@ -229,9 +229,9 @@ def _cache_path(*key) -> Path:
     """Where a cached table lives: beside the compiled kernels of the same source
     (``~/.cache/pinochle-sim/kernels/<code key>/tables``, see :mod:`pinochle_sim._numba`), so a
     change of any module starts afresh; named by a hash of ``key`` (every parameter of the
-    result), the version and the code key."""
-    from .._numba import code_key, kernel_dir
-    digest = hashlib.sha1(json.dumps([*key, __version__, code_key()]).encode()).hexdigest()[:16]
+    result) and the version."""
+    from .._numba import kernel_dir
+    digest = hashlib.sha1(json.dumps([*key, __version__]).encode()).hexdigest()[:16]
     return kernel_dir() / "tables" / f"{digest}.npz"
 
 

@@ -10,7 +10,7 @@ CHART_DEALS ?= 500000
 RESULTS_DEALS ?= 1000000
 PIMC_DEALS ?= 8000
 
-.PHONY: install test lint chart results notebooks lab odds bench clean
+.PHONY: install test lint chart results bidding notebooks lab odds bench clean
 
 # The package and what it runs on (all `make chart` needs) ...
 $(BASE): pyproject.toml
@@ -56,21 +56,26 @@ results: $(BASE)
 	  classic:must_overtrump=false classic:first_lead=dealer_left classic:pass_cards=3 classic:pass_cards=4 \
 	  classic:card_points=11/10/4/3/2/0 --deals 200000 --seed 1 -q \
 	  --csv results/compare_classic_options.csv --plot results/compare_classic_options.png > results/compare_classic_options.txt
-	for v in classic thousand; do \
-	  $(BIN)/pinochle-sim tournament --variant $$v --strategies auction table cautious aggressive formula meld+20 tricks \
-	    --matches 20000 --seed 1 -q --csv results/tournament_$$v.csv > results/tournament_$$v.txt || exit 1; \
+	for v in classic thousand classic-pass4; do \
+	  $(BIN)/pinochle-sim tournament --variant $$v --strategies value auction table cautious aggressive formula \
+	    meld+20 tricks --matches 20000 --seed 1 -q --csv results/tournament_$$v.csv > results/tournament_$$v.txt || exit 1; \
 	done
 	$(BIN)/pinochle-sim compare three-hand three-hand:discard_counts=false three-hand:required_tricks=0 \
 	  three-hand:short_voids_others=false three-hand:stuck_bid=20 three-hand:must_head=false \
 	  --deals 200000 --seed 1 -q --csv results/compare_three-hand_options.csv \
 	  --plot results/compare_three-hand_options.png > results/compare_three-hand_options.txt
-	$(BIN)/pinochle-sim tournament --variant three-hand --strategies auction:conf=0.5 auction aggressive formula tricks \
+	$(BIN)/pinochle-sim tournament --variant three-hand --strategies value auction:conf=0.5 auction aggressive formula tricks \
 	  --matches 5000 --seed 1 -q --csv results/tournament_three-hand.csv > results/tournament_three-hand.txt
 	for v in $(VARIANTS); do \
 	  $(BIN)/pinochle-sim calibrate --variant $$v --deals 200000 --seed 11 \
 	    --csv results/calibration_$$v.csv --plot results/calibration_$$v.png > results/calibration_$$v.txt || exit 1; \
 	done
 	$(BIN)/python scripts/play_strength.py --deals 2000 > /dev/null
+	$(BIN)/python scripts/render_bidding.py
+
+# The default bidding's weights, searched afresh in every preset (about an hour; then `make results`).
+bidding: $(BASE)
+	$(BIN)/python scripts/tune_bidding.py
 
 notebooks: $(STAMP)
 	$(BIN)/python scripts/run_notebooks.py

@@ -34,7 +34,7 @@ LAYERS = {
                "search", "pimc", "tricks",
                "scoring", "hand"),
     "studies": ("strategies", "simulate", "tables", "compare", "match", "stats", "odds", "advise",
-                "dd"),
+                "dd", "tuning"),
     "present": ("cli", "plots", "report", "records", "explore"),
 }
 _MODULES = {m: f"{layer}.{m}" for layer, mods in LAYERS.items() for m in mods}

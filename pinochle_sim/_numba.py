@@ -40,13 +40,13 @@ _USED = "used"       # touched whenever a process uses the folder
 
 
 def source_key(root: Path) -> str:
-    """A hash of the source of every module under ``root`` and of the versions of Python, numba,
-    llvmlite and numpy: what compiled kernels and cached tables of the package at ``root``
-    depend on."""
+    """A hash of the source of every module and data file (``.json``: the default bidding's
+    weights) under ``root`` and of the versions of Python, numba, llvmlite and numpy: what
+    compiled kernels, cached tables and resumable runs of the package at ``root`` depend on."""
     h = hashlib.sha1()
     for part in (platform.python_version(), numba.__version__, llvmlite.__version__, numpy.__version__):
         h.update(part.encode() + b"\0")
-    for p in sorted(root.rglob("*.py"), key=lambda p: p.relative_to(root).as_posix()):
+    for p in sorted([*root.rglob("*.py"), *root.rglob("*.json")], key=lambda p: p.relative_to(root).as_posix()):
         h.update(p.relative_to(root).as_posix().encode() + b"\0")
         h.update(p.read_bytes() + b"\0")
     return h.hexdigest()[:16]

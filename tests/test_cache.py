@@ -40,6 +40,10 @@ def test_the_key_covers_every_module_and_a_module_without_njit(tmp_path):
     assert source_key(root) != before
     (root / "notes.py").write_text("# any module\n")
     assert len({before, source_key(root)}) == 2
+    planted = source_key(root)
+    weights = root / "studies" / "value_bidding.json"
+    weights.write_text(weights.read_text().replace('"meld": 1', '"meld": 2', 1))
+    assert source_key(root) != planted  # the default bidding's weights: a resumed run must not mix them
 
 
 # A kernel in another module that inlines the scoring, as the hand kernels do.

@@ -24,7 +24,7 @@ from ..engine.tricks import DEFAULT_POLICY, POLICIES, POLICY_OPTIONS, policy_row
 from ..studies.strategies import DEFAULT_BIDDING, DEFAULT_BIDDING_ALONE, StrategyError, strategy
 from ..engine.variants import DEFAULT, PRESETS, SEED, VariantError, format_value, variant
 
-DEFAULTS = f"{DEFAULT_BIDDING}; three-hand: {DEFAULT_BIDDING_ALONE}"
+DEFAULTS = f"{DEFAULT_BIDDING}, with each variant's weights; three-hand: {DEFAULT_BIDDING_ALONE}"
 
 
 def _strategy(spec):
@@ -424,6 +424,11 @@ def cmd_advise(args: argparse.Namespace) -> None:
     print(f"\nrecommended bid: {rec if rec is not None else 'pass'} (made at least "
           f"{a['confidence']:.0%} of the time{rng})")
     print(f"why: {a['why']}")
+    b = a["bidding"]
+    words = {"open": "to open", "partner_high": "over your partner",
+             "opponent_high_partner_out": "after your partner passed", "opponent_high": "over an opponent"}
+    print(f"\nhow far the bidding {b['strategy']} takes this hand (naming {b['trump']}): "
+          + ", ".join(f"{x['bid'] if x['bid'] is not None else 'pass'} {words[k]}" for k, x in b["situations"].items()))
     if "call" in a:
         c = a["conditioning"]
         print(f"\nafter {a['auction']!r} the other hands were read from the calls under the {c['model']} "
@@ -575,6 +580,8 @@ def cmd_calibrate(args: argparse.Namespace) -> None:
     from ..studies.strategies import default_bidding
 
     s = strategy(args.strategy or default_bidding(args.variant))
+    if not args.strategy and not hasattr(s, "predict"):
+        s = strategy("auction")  # the default bidding makes no estimate of its chance: check the model's
     if not hasattr(s, "predict"):
         raise UserError(f"calibrate needs a strategy with its own estimate (auction, table, cautious, "
                         f"aggressive), not {s.name}")
@@ -801,8 +808,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--csv", help="write the table here")
     s.add_argument("--plot", help="write a forest plot of the differences here (PNG)")
     s.add_argument("--bidding", default=None,
-                   help=f"bidding strategy of every seat (default {DEFAULTS}, which adapts to each "
-                        "variant; a fixed one such as formula keeps the auctions the same)")
+                   help=f"bidding strategy of every seat (default {DEFAULTS}: a variant with options "
+                        "bids with its preset's)")
     s.add_argument("--table-deals", type=int, default=100_000,
                    help="deals behind each variant's bid table (for the recommended-bid metric)")
     s.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
@@ -811,8 +818,8 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("tournament", help="bidding strategies head to head, duplicate matches")
     add_variant(s)
     s.add_argument("--strategies", nargs="+", required=True,
-                   help="strategies NAME[:param=value,...]: auction, formula, table, cautious, aggressive, "
-                        "meld+20, tricks")
+                   help="strategies NAME[:param=value,...]: value (the default bidding), auction, formula, "
+                        "table, cautious, aggressive, meld+20, tricks")
     s.add_argument("--matches", type=int, default=2000, help="duplicate pairs per pairing")
     s.add_argument("--seed", type=int, default=1)
     s.add_argument("--policy", type=_policy, default=DEFAULT_POLICY, help=POLICY_HELP)
@@ -834,7 +841,8 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("calibrate", help="does the bid table's 70%% mean 70%%? (in real auctions)")
     add_play(s, 200_000, bidding=False)
     s.add_argument("--strategy", default=None,
-                   help=f"a strategy with its own estimate: auction, table, cautious, aggressive (default {DEFAULTS})")
+                   help="a strategy with its own estimate: auction, table, cautious, aggressive (default: the "
+                        "default bidding if it has one, else auction)")
     s.add_argument("--csv", help="write the table here")
     s.add_argument("--plot", help="write the calibration plot here (PNG)")
     add_cluster(s)

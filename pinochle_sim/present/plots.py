@@ -10,6 +10,7 @@ Figures are built with matplotlib's object API and never touch the backend: a fu
 from __future__ import annotations
 
 import io
+import textwrap
 
 import matplotlib as mpl
 import numpy as np
@@ -52,9 +53,10 @@ def _finish(fig: Chart, stats: DeclarerStats) -> Chart:
 
 
 def bid_heatmap(stats: DeclarerStats, confidence: float = 0.67, min_hands: int = MIN_HANDS,
-                by: str = "aces_tens") -> Chart:
+                by: str = "aces_tens", note: str | None = None) -> Chart:
     """The recommended bid (made at least ``confidence`` of the time) by meld and aces + tens
-    (``by="trumps"``: by trump length). Cells with too few hands to state a bid say "few"."""
+    (``by="trumps"``: by trump length). Cells with too few hands to state a bid say "few".
+    ``note``: a line under the chart (the bid charts say how the default bidding bids)."""
     col = f"bid_{round(confidence * 100)}"
     table = bid_table(stats, by, confidences=(confidence,), min_hands=1)
     bands = list(dict.fromkeys(table.index.get_level_values("meld")))
@@ -89,7 +91,9 @@ def bid_heatmap(stats: DeclarerStats, confidence: float = 0.67, min_hands: int =
                 transform=ax.transAxes, fontsize=8, color="0.25", va="bottom", ha="center")
         ax.text(1.0, -0.09, f"'few': under {min_hands} hands, no bid stated", transform=ax.transAxes,
                 fontsize=7, color="0.45", ha="right")
-        fig.tight_layout(rect=(0, 0.03, 1, 1))
+        if note:
+            fig.text(0.01, 0.03, textwrap.fill(note, 170), fontsize=7, color="0.25", ha="left", va="bottom")
+        fig.tight_layout(rect=(0, 0.09 if note else 0.03, 1, 1))
         return _finish(fig, stats)
 
 

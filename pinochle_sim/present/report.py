@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 from ..engine.tricks import DEFAULT_POLICY
-from ..studies.strategies import default_bidding, strategy
+from ..studies.strategies import default_bidding, describe, strategy
 from ..studies.tables import (CONFIDENCES, DeclarerStats, auction_summary, auction_table, bid_table, partner_adds,
                      rule_of_thumb, rule_text)
 
@@ -35,14 +35,15 @@ def write_bid_chart(stats: DeclarerStats, out: str | Path, formats=FORMATS,
     with tempfile.TemporaryDirectory(dir=out, prefix=".staging-") as tmp:
         stage = Path(tmp)
         default = strategy(default_bidding(stats.variant))
-        model = default.model(stats.variant)  # the default bidding's auction model
+        model = strategy("auction").model(stats.variant)  # the auction model's chances after an auction
+        note = describe(default, stats.variant)
         if "png" in formats:
             if not tag:
                 plots.save(plots.auction_curves(model, plots.caption(stats).replace(
-                    f"{stats.deals:,} deals x {stats.variant.players} declarers", "auctions of the default bidding")),
+                    f"{stats.deals:,} deals x {stats.variant.players} declarers", "auctions of the auction strategy")),
                     stage / "auction_chart.png")
-            plots.save(plots.bid_heatmap(stats, confidence), stage / "bid_chart.png")
-            plots.save(plots.bid_heatmap(stats, confidence, by="trumps"), stage / "bid_chart_trumps.png")
+            plots.save(plots.bid_heatmap(stats, confidence, note=note), stage / "bid_chart.png")
+            plots.save(plots.bid_heatmap(stats, confidence, by="trumps", note=note), stage / "bid_chart_trumps.png")
             plots.save(plots.make_curves(stats), stage / "p_make.png")
             plots.save(plots.total_distribution(stats), stage / "total_distribution.png")
         if "csv" in formats:
@@ -52,7 +53,7 @@ def write_bid_chart(stats: DeclarerStats, out: str | Path, formats=FORMATS,
             rule_of_thumb(stats).to_csv(stage / "rule_of_thumb.csv", float_format="%.6g")
             if not tag:
                 auction_table(model).to_csv(stage / "auction_model.csv", index=False, float_format="%.6g")
-            auction_summary(model, stats, seed=stats.seed).to_csv(stage / "auction_winners.csv", index=False,
+            auction_summary(default, stats, seed=stats.seed).to_csv(stage / "auction_winners.csv", index=False,
                                                            float_format="%.6g")
             partner_adds(stats).to_csv(stage / "partner_adds.csv", float_format="%.6g")
         if "json" in formats:
@@ -60,7 +61,9 @@ def write_bid_chart(stats: DeclarerStats, out: str | Path, formats=FORMATS,
                 "confidences": list(CONFIDENCES), "chart_confidence": confidence,
                 "rule_of_thumb": rule_of_thumb(stats).to_dict(orient="index"),
                 "rule_of_thumb_measures": "a seat made to declare (every seat of every deal in turn)",
-                "auction_model": {"strategy": default.spec, "confidence": model.confidence,
+                "default_bidding": {"strategy": default.spec, "how": note,
+                                    "auction_winners": "auction_winners.csv: every seat bids so"},
+                "auction_model": {"strategy": "auction", "confidence": model.confidence,
                                   "iterations": model.history},
                 "rule_of_thumb_text": rule_text(stats),
                 "partner_adds": partner_adds(stats).to_dict(orient="index"),

@@ -21,14 +21,14 @@ from .. import __version__
 from ..runs import HERE, Chunk, Run, Where, chunks_of
 from ..engine.cards import SUITS, format_hand, hand_counts
 from ..engine.meld import meld_all_trumps
-from ..engine.auction import N_SITUATIONS, situation
+from ..engine.auction import N_SITUATIONS, SITUATIONS, hand_worth, situation
 from ..engine.hand import (COLUMNS, SIDE_TOTAL, TRICKS0, TRUMP, _after_pass, _declare_hand, _worths_around,
                            others_score)
 from .simulate import Setup
 from .stats import t975, wilson
 from .tables import recommended_bid
 from .strategies import default_bidding, strategy
-from ..engine.variants import Variant, variant
+from ..engine.variants import Variant, compile_variant, variant
 from ..engine.tricks import DEFAULT_POLICY
 
 
@@ -104,6 +104,29 @@ def _named_after_kitty(rows: np.ndarray, melds: dict) -> dict:
             "named_after_kitty": {s: float(x) for s, x in zip(SUITS, share)}}
 
 
+def bidding_limits(counts: np.ndarray, v: Variant, s=None) -> dict:
+    """How far the bidding strategy ``s`` (default: the variant's default) takes this hand, in
+    each auction situation it can be in: the trump it would name, its limit and the highest
+    legal bid within it (None: it passes), as the kernels' auctions bid it."""
+    s = strategy(s or default_bidding(v))
+    setup = Setup(v, bidding=s)
+    bd = setup.bid
+    melds = {m.trump: m.total for m in meld_all_trumps(counts, v)}
+    worth = np.empty(N_SITUATIONS)
+    t = hand_worth(np.asarray(counts, np.int8), np.array([melds[x] for x in SUITS], np.int64), bd.weight[0],
+                   bd.table[bd.which[0]], bd.band, compile_variant(v).rules, worth)
+    seen = SITUATIONS if v.players == 4 else ("open", "opponent_high")
+    out = {}
+    for k, name in enumerate(SITUATIONS):
+        if name not in seen:
+            continue
+        limit = worth[k] - (bd.margin[0] if k == 1 else 0.0)
+        top = v.opening_bid + v.raise_min * np.floor((limit - v.opening_bid) / v.raise_min) if v.raise_min else limit
+        out[name] = {"limit": float(limit) if np.isfinite(limit) else None,
+                     "bid": int(top) if np.isfinite(limit) and top >= v.opening_bid else None}
+    return {"strategy": s.spec, "trump": SUITS[int(t)], "situations": out}
+
+
 def _bid_chances(total: np.ndarray, ok: np.ndarray, bids: np.ndarray) -> np.ndarray:
     """How many deals make each bid: side total at least the bid and the required tricks."""
     made = np.sort(np.where(ok, total, -1))
@@ -119,13 +142,14 @@ def advise(hand, v: Variant | str = "thousand", deals: int = 10_000, seed: int =
     interval), ``best_trump``, ``expected_total`` and ``expected_total_ci95``, ``trump_margin``
     (best minus runner-up on the same deals, with its interval), ``total_10_90``, ``p_make`` and
     ``p_make_ci95`` per bid, ``recommended_bid`` (None: pass) with ``recommended_bid_range``,
-    ``why`` in one line, and the provenance. With ``auction`` (the calls so far; ``""``: you call
-    first) the other hands are sampled to agree with the calls under the bidding strategy
-    ``model``, by default the variant's (``conditioning`` reports the worlds drawn, kept and the
-    effective sample size),
-    and the answer adds ``value`` (per bid, the expected score difference, your side minus the
-    other, of taking the contract at that bid against passing now and letting the auction go on
-    under the model, with 95% intervals), ``value_bid`` (the highest bid worth more than
+    ``why`` in one line, ``bidding`` (how far the default bidding, or ``model``, takes the hand
+    in each auction situation: :func:`bidding_limits`), and the provenance. With ``auction``
+    (the calls so far; ``""``: you call first) the other hands are sampled to agree with the
+    calls under the bidding strategy ``model``, by default the variant's (``conditioning``
+    reports the worlds drawn, kept and the effective sample size), and the answer adds
+    ``value`` (per bid, the expected score difference, your side minus the other, of taking
+    the contract at that bid against passing now and letting the auction go on under the
+    model, with 95% intervals), ``value_bid`` (the highest bid worth more than
     passing), ``call`` and ``call_why``.
 
     >>> a = advise("AS TS KS QS JS KS 9S QS JD AH AD AC", "thousand", deals=400, seed=1)
@@ -225,6 +249,7 @@ def _advise(counts, v, deals, index, seed, confidence, policy, dealer, auction, 
                                  + ("the kitty taken, trump named after the discard" if v.kitty else
                                     "declared in every trump on the same deals"), "version": __version__},
     }
+    out["bidding"] = bidding_limits(counts, v, model)
     if state is not None:
         out["auction"] = auction
         out["conditioning"] = conditioning

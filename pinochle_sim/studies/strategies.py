@@ -5,9 +5,14 @@ bid with a hand is ``weight * meld + table[meld band, aces, tens, trump length]`
 it names (NaN in the table: it will not bid), and it outbids its partner only with ``margin``
 to spare. Named strategies, as text like the variants (``table:conf=0.8``):
 
-* ``auction`` (the default of every simulation): the highest bid a winner of the auction makes
-  ``conf`` (0.67) of the time, by the auction situation it bids in and its hand, read from
-  auctions in which every seat bids so (``tables.auction_model``);
+* ``value`` (the default of every command in four-hand): meld, plus 250-scale points per ace, ten and trump
+  beyond a floor, plus an allowance per auction situation, with the weights of each variant
+  chosen by duplicate play (``tuning``: each weight moved while the side's score margin over the
+  unmoved strategy grows; ``value_bidding.json`` holds them and how they were found);
+* ``auction``: the highest bid a winner of the auction makes ``conf`` (0.67) of the time, by
+  the auction situation it bids in and its hand, read from auctions in which every seat bids
+  so (``tables.auction_model``; the default until duplicate tournaments showed ``value``
+  beating it);
 * ``formula``: meld, plus the side's trick points estimated from aces, tens and trumps, plus a
   partner allowance (the default before the auction-aware model);
 * ``table``: the bid the variant's own bid table recommends at confidence ``conf`` (0.67);
@@ -32,9 +37,12 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import json
 import os
 import typing
 from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
 
 import numpy as np
 
@@ -241,6 +249,79 @@ class Auction(Strategy):
         return np.where(sit >= 0, p, np.nan)
 
 
+#: Where the weights of ``value`` per variant are kept, with how they were found
+#: (``scripts/tune_bidding.py`` writes it).
+VALUE_FILE = Path(__file__).with_name("value_bidding.json")
+#: ``value``'s weights: an allowance per auction situation (``SITUATIONS``), then the hand's.
+VALUE_PARAMS = ("open", "partner_high", "partner_out", "opponent_high", "ace", "ten", "trump", "floor", "meld")
+
+
+@cache
+def tuned_values() -> dict:
+    """The contents of :data:`VALUE_FILE`: ``{"variants": {preset: {weight: value}}, ...}``."""
+    return json.loads(VALUE_FILE.read_text())
+
+
+@dataclass(frozen=True)
+class Value(Strategy):
+    """How far a seat bids, by weights chosen for what they win: ``meld * meld-in-trump +
+    (allowance[situation] + ace * aces + ten * tens + trump * max(0, trump length - floor))``,
+    the bracket on the 250-point scale. The allowance per auction situation
+    (:data:`~pinochle_sim.engine.auction.SITUATIONS`) holds the partner's help, how far to
+    outbid a partner (``partner_high``) and how far to push when the partner is out
+    (``partner_out``). Each weight left unset is the variant's (:func:`tuned_values`, found by
+    :func:`~pinochle_sim.studies.tuning.coordinate_search`; a variant with options other than
+    its preset's reads its preset's); a weight set in the spec (``value:partner_out=40``)
+    replaces it."""
+
+    name: str = "value"
+    open: float | None = None
+    partner_high: float | None = None
+    partner_out: float | None = None
+    opponent_high: float | None = None
+    ace: float | None = None
+    ten: float | None = None
+    trump: float | None = None
+    floor: float | None = None
+    meld: float | None = None
+
+    def params(self, v: Variant) -> dict[str, float]:
+        """Every weight for variant ``v``: the spec's, else the variant's tuned one."""
+        given = {k: getattr(self, k) for k in VALUE_PARAMS if getattr(self, k) is not None}
+        if len(given) < len(VALUE_PARAMS):
+            tuned = tuned_values()["variants"]
+            if v.name not in tuned:
+                raise StrategyError(f"value has no weights for {v.name}; give all of {', '.join(VALUE_PARAMS)}")
+            given = tuned[v.name] | given
+        return {k: float(given[k]) for k in VALUE_PARAMS}
+
+    def lookup(self, v: Variant) -> tuple[float, np.ndarray]:
+        p = self.params(v)
+        aces, tens, trumps = np.meshgrid(np.arange(MAX_CARDS), np.arange(MAX_CARDS), np.arange(MAX_TRUMPS),
+                                         indexing="ij")
+        hand = p["ace"] * aces + p["ten"] * tens + p["trump"] * np.maximum(0, trumps - p["floor"])
+        table = np.stack([(p[k] + hand) * (v.trick_total / 250) for k in VALUE_PARAMS[:N_SITUATIONS]])
+        return p["meld"], np.ascontiguousarray(
+            np.broadcast_to(table[:, None], (N_SITUATIONS, N_BANDS, MAX_CARDS, MAX_CARDS, MAX_TRUMPS)))
+
+    def margin(self, v: Variant) -> float:
+        return 0.0  # the partner's bid is a situation (partner_high)
+
+    def text(self, v: Variant) -> str:
+        """The limit in words, on the 250-point scale.
+
+        >>> from pinochle_sim.engine.variants import variant
+        >>> Value(**{k: 1.0 for k in VALUE_PARAMS}).text(variant("classic"))[:44]
+        '1 x meld + 1 an ace + 1 a ten + 1 a trump be'
+        """
+        p = self.params(v)
+        return (f"{p['meld']:g} x meld + {p['ace']:g} an ace + {p['ten']:g} a ten + {p['trump']:g} a trump "
+                f"beyond {p['floor']:g}, + " + ", ".join(
+                    f"{p[k]:g} {w}" for k, w in zip(VALUE_PARAMS, (
+                        "to open", "over the partner", "after the partner passed", "over an opponent"))
+                    if v.players == 4 or k in ("open", "opponent_high")) + " (250-point scale)")
+
+
 @dataclass(frozen=True)
 class Cautious(Table):
     name: str = "cautious"
@@ -266,22 +347,30 @@ def register(name: str, cls: type[Strategy]) -> None:
 
 for _name, _cls in (("formula", Formula), ("table", Table), ("cautious", Cautious),
                     ("aggressive", Aggressive), ("meld+20", MeldPlus), ("tricks", TrickCount),
-                    ("auction", Auction)):
+                    ("auction", Auction), ("value", Value)):
     REGISTRY[_name] = _cls
 
 
-#: The bidding of every seat unless told otherwise. It is not the strongest strategy measured:
-#: results/tournament_classic.txt and tournament_thousand.txt say by how much (issues 31, 32).
-DEFAULT_BIDDING = "auction"
-#: Three-hand's default: the same model at 50% (bidding alone against two, the contract and the
-#: kitty are worth more: it beat the 67% model, formula and tricks at a table of three,
-#: results/tournament_three-hand.txt).
+#: The bidding of every seat unless told otherwise (its weights are the variant's): the
+#: strongest strategy of the duplicate tournaments in results/tournament_*.txt.
+DEFAULT_BIDDING = "value"
+#: Three-hand's default: the auction model at 50%, which wins the most matches at tables of
+#: three (results/tournament_three-hand.txt; ``value`` wins more points a deal against two of
+#: itself, the objective its weights were chosen by, but fewer matches to 150).
 DEFAULT_BIDDING_ALONE = "auction:conf=0.5"
 
 
 def default_bidding(v: Variant) -> str:
     """The bidding strategy a variant's seats use unless told otherwise."""
     return DEFAULT_BIDDING if v.players == 4 else DEFAULT_BIDDING_ALONE
+
+
+def describe(s: Strategy, v: Variant) -> str:
+    """One line on how ``s`` bids in ``v``, for the captions of charts that assume it."""
+    if isinstance(s, Value):
+        return (f"The default bidding, {s.spec} (weights chosen by score margin in duplicate play), bids up to "
+                f"{s.text(v)}; this chart is the made-to-declare chance, not that limit.")
+    return f"The bidding assumed: {s.spec}."
 
 
 def strategy(spec: str | Strategy) -> Strategy:

@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 from ..engine.tricks import DEFAULT_POLICY
+from ..studies.simulate import Setup
 from ..studies.strategies import default_bidding, describe, strategy
 from ..studies.tables import (CONFIDENCES, DeclarerStats, auction_summary, auction_table, bid_table, partner_adds,
                      rule_of_thumb, rule_text)
@@ -53,8 +54,8 @@ def write_bid_chart(stats: DeclarerStats, out: str | Path, formats=FORMATS,
             rule_of_thumb(stats).to_csv(stage / "rule_of_thumb.csv", float_format="%.6g")
             if not tag:
                 auction_table(model).to_csv(stage / "auction_model.csv", index=False, float_format="%.6g")
-            auction_summary(default, stats, seed=stats.seed).to_csv(stage / "auction_winners.csv", index=False,
-                                                           float_format="%.6g")
+            winners = auction_summary(Setup(stats.variant, bidding=default).bid, stats, seed=stats.seed)
+            winners.to_csv(stage / "auction_winners.csv", index=False, float_format="%.6g")
             partner_adds(stats).to_csv(stage / "partner_adds.csv", float_format="%.6g")
         if "json" in formats:
             meta = stats.provenance() | {

@@ -27,7 +27,7 @@ from ..engine.hand import (BID, BID_ACES, BID_MELD, BID_SITUATION, BID_TENS, BID
                            MADE, MELD0, POINTS0, SIDE_TOTAL, THROWN, TRICKS0, EVERY_SEAT, _play_many, _play_many_dd,
                            fixed_bidding,
                            loop_args, max_calls, others_score, partner_meld, side_of)
-from ..engine.auction import MAX_CARDS, MAX_TRUMPS, N_BANDS, N_SITUATIONS, SITUATIONS, compile_bidding
+from ..engine.auction import MAX_CARDS, MAX_TRUMPS, N_BANDS, N_SITUATIONS, SITUATIONS
 from .stats import t975, wilson
 from ..engine.variants import Variant, band_width, variant
 from ..engine.tricks import DEFAULT_POLICY
@@ -684,8 +684,8 @@ def auction_table(model: AuctionModel) -> pd.DataFrame:
 def auction_summary(bidding, stats: DeclarerStats, deals: int | None = None, seed: int = 1,
                     policy: str = DEFAULT_POLICY) -> pd.DataFrame:
     """What auction winners bring, by the situation of the winning bid, when every seat bids by
-    ``bidding`` (a :class:`~pinochle_sim.studies.strategies.Strategy`, or an
-    :class:`AuctionModel`'s limits): contracts, the share of all
+    ``bidding`` (the kernels' :class:`~pinochle_sim.engine.auction.Bidding`, e.g. a strategy's as
+    ``simulate.Setup(v, bidding=s).bid``, or an :class:`AuctionModel`'s limits): contracts, the share of all
     deals, the mean bid, the share made, the mean side total and how far it sits above the
     made-to-declare rule of thumb of ``stats`` (meld + a + b aces + c tens + d trumps: the
     auction-situation version of that rule), the partner's meld, and what the defenders bank;
@@ -693,13 +693,7 @@ def auction_summary(bidding, stats: DeclarerStats, deals: int | None = None, see
     200,000."""
     deals = min(stats.deals, 200_000) if deals is None else deals
     v = stats.variant
-    if isinstance(bidding, AuctionModel):
-        bd = fixed_bidding(v, *bidding.limits())
-    else:  # every seat bids by the strategy: its limits in every auction situation, its partner margin
-        weight, table = bidding.lookup(v)
-        table = np.broadcast_to(table, (N_SITUATIONS, *table.shape[-4:]))
-        bd = compile_bidding(np.full(v.players, weight), np.broadcast_to(table, (v.players, *table.shape)),
-                             np.full(v.players, bidding.margin(v)), band_width(v))
+    bd = fixed_bidding(v, *bidding.limits()) if isinstance(bidding, AuctionModel) else bidding
     rows = np.empty((deals, len(COLUMNS)), np.int32)
     _play_many(np.uint64(seed), np.int64(0), deals, *loop_args(v, bd, policy), max_calls(v), rows)
     r = rows[rows[:, THROWN] == 0].astype(np.int64)

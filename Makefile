@@ -10,7 +10,7 @@ CHART_DEALS ?= 500000
 RESULTS_DEALS ?= 1000000
 PIMC_DEALS ?= 8000
 
-.PHONY: install test lint chart results bidding notebooks lab odds bench clean
+.PHONY: install test lint chart results docs bidding notebooks lab odds bench clean
 
 # The package and what it runs on (all `make chart` needs) ...
 $(BASE): pyproject.toml
@@ -71,7 +71,14 @@ results: $(BASE)
 	    --csv results/calibration_$$v.csv --plot results/calibration_$$v.png > results/calibration_$$v.txt || exit 1; \
 	done
 	$(BIN)/python scripts/play_strength.py --deals 2000 > /dev/null
+	$(BIN)/python scripts/run_notebooks.py
+	$(MAKE) docs
+
+# Every figure the README and docs/ quote, rendered from the result files that hold it (a test
+# checks that nothing differs; on a clean checkout this leaves `git status` clean).
+docs: $(BASE)
 	$(BIN)/python scripts/render_bidding.py
+	$(BIN)/python scripts/render_docs.py
 
 # The default bidding's weights, searched afresh in every preset (about an hour; then `make results`).
 bidding: $(BASE)

@@ -28,11 +28,14 @@ import pandas as pd
 
 import pinochle_sim as ps
 from pinochle_sim import plots
-from pinochle_sim.tables import bid_table, declarer_stats, partner_adds, rule_of_thumb, rule_text
+from pinochle_sim.report import provenance_line
+from pinochle_sim.declarer import declarer_stats
+from pinochle_sim.tables import bid_table, partner_adds, rule_of_thumb, rule_text
 
 DEALS = int(os.environ.get("PINOCHLE_DEALS", "300000"))
 VARIANTS = [name for name, v in ps.PRESETS.items() if v.players == 4]  # three-hand: notebook 06
 stats = {v: declarer_stats(v, deals=DEALS, seed=1) for v in VARIANTS}
+print(provenance_line(stats["thousand"].provenance()))
 
 # %% [markdown]
 # ## The bid table (default variant)
@@ -78,7 +81,7 @@ for v in VARIANTS:
 
 # %%
 from pinochle_sim.strategies import strategy  # noqa: E402
-from pinochle_sim.tables import auction_summary  # noqa: E402
+from pinochle_sim.auction_model import auction_summary  # noqa: E402
 
 winners = pd.concat({v: auction_summary(strategy("auction").model(ps.variant(v)), stats[v],
                                         deals=min(DEALS, 200_000))

@@ -29,6 +29,7 @@ import pandas as pd
 import pinochle_sim as ps
 from pinochle_sim import plots
 from pinochle_sim.match import calibration, tournament
+from pinochle_sim.report import provenance_line
 
 MATCHES = int(os.environ.get("PINOCHLE_MATCHES", os.environ.get("PINOCHLE_DEALS", "20000")))
 DEALS = int(os.environ.get("PINOCHLE_DEALS", "200000"))
@@ -49,6 +50,7 @@ pd.set_option("display.width", 200)
 results = {v: tournament(v, STRATEGIES, matches=MATCHES, seed=1) for v in ("classic", "thousand")}
 for v, t in results.items():
     margin, se = t.payoff()
+    print(provenance_line(t.provenance()))
     print(f"{v}: row's score margin per hand against column (± s.e.)")
     print((margin.round(1).astype(str) + " ± " + se.round(1).astype(str)).to_string(), "\n")
 
@@ -98,15 +100,16 @@ pd.DataFrame([{"strategy": s, "average winning bid": (p := ps.play(
 #
 # * The tables above are the answer, at whatever `PINOCHLE_MATCHES` this run used; at the full
 #   size (20,000 duplicate pairs a pairing) `results/tournament_*.txt` and `docs/bidding.md`
-#   hold them. The default, `value`, is the strategy its weights were chosen to be: one that
-#   no single move of a weight improves in duplicate play, and that beats every other strategy
-#   here when the runs are large enough to tell.
+#   hold them. The default, `value`, had its weights chosen in duplicate play: the search kept
+#   a move of one weight only when it won by more than two standard errors on fresh deals, and
+#   `docs/bidding.md` shows how each weight alone fares when moved. At the full size it beats
+#   every other strategy here; a small run may not tell them apart.
 # * The made-to-declare table is over-confident in real auctions: the calibration above says by
 #   how much. It describes a seat *made* to declare; a winner of the auction is a selection (a
 #   partner who has passed melds less), which `auction`'s model reads from auctions and the
 #   table cannot.
-# * The old default `formula` bids too freely and `meld+20` too timidly: both lose to every other
-#   strategy by tens of points a hand.
+# * The old default `formula` bids too freely and `meld+20` too timidly: the payoff tables above
+#   say by how much each loses.
 # * **Seed 004's 350-450.** The simulated auctions of `classic-pass4` end lower on average (the
 #   table above). Our players bid on what the bidder's own twelve cards show and what the calls so
 #   far say; human tables also bid to stop the opponents (seed 004's own advice), and seed 004's

@@ -40,10 +40,7 @@ DEALS = min(int(os.environ.get("PINOCHLE_DEALS", "4000")), 20000)
 # %%
 table, line, figure = advice_view("9S AH TH JH 9H JH 9H AD TD AC TC JC", "classic", "p 260 p", DEALS)
 print(line)
-table
-
-# %%
-figure
+table  # the chance-of-making curve shows below the table
 
 # %% [markdown]
 # The same cards in the default variant (`thousand`, no auction yet): aces and tens are worth

@@ -35,6 +35,8 @@ import pinochle_sim as ps
 from pinochle_sim import plots
 from pinochle_sim.match import calibration, tournament
 from pinochle_sim.odds import exact_odds, meld_distribution
+from pinochle_sim.report import provenance_line
+from pinochle_sim.strategies import default_bidding
 from pinochle_sim.tables import rule_text
 
 DEALS = int(os.environ.get("PINOCHLE_DEALS", "500000"))
@@ -76,6 +78,7 @@ plt.show()
 
 # %%
 stats = ps.declarer_stats(V, deals=DEALS, seed=1)
+print(provenance_line(stats.provenance()))
 plots.bid_heatmap(stats)
 
 # %%
@@ -93,6 +96,7 @@ ps.partner_adds(stats).round(2)
 # %%
 advice = ps.advise("AS TS KS QS JS 9S AH TH KH QH AD KD QD AC KC", V, deals=min(DEALS, 5000), seed=1)
 print(advice["why"])
+print(provenance_line(advice["provenance"], default_bidding(V)))
 plots.advice_curve(advice)
 
 # %% [markdown]
@@ -105,6 +109,7 @@ plots.advice_curve(advice)
 
 # %%
 t = tournament(V, ["value", "auction:conf=0.5", "formula"], matches=MATCHES, seed=1)
+print(provenance_line(t.provenance()))
 t.table[["strategy", "win_rate", "ci_low", "ci_high", "margin_per_hand", "margin_se", "set_rate",
          "avg_bid"]].round(3)
 

@@ -4,8 +4,8 @@ The package is three layers, each importing only the ones before it:
 
 * ``engine``: the rules and the hand kernel (``cards``, ``variants``, ``melds``, ``deal``,
   ``meld``, ``auction``, ``passing``, ``play``, ``scoring``, ``hand``);
-* ``studies``: what is built on it (``strategies``, ``simulate``, ``tables``, ``compare``,
-  ``match``, ``stats``, ``odds``, ``advise``);
+* ``studies``: what is built on it (``strategies``, ``simulate``, ``declarer``, ``tables``,
+  ``auction_model``, ``compare``, ``match``, ``stats``, ``odds``, ``advise``, ``dd``, ``tuning``);
 * ``present``: the command line, pictures and text (``cli``, ``plots``, ``report``,
   ``records``, ``explore``);
 
@@ -33,8 +33,8 @@ LAYERS = {
     "engine": ("cards", "variants", "melds", "deal", "meld", "auction", "passing", "play", "knowledge",
                "search", "pimc", "tricks",
                "scoring", "hand"),
-    "studies": ("strategies", "simulate", "tables", "compare", "match", "stats", "odds", "advise",
-                "dd", "tuning"),
+    "studies": ("strategies", "simulate", "declarer", "tables", "auction_model", "compare", "match", "stats",
+                "odds", "advise", "dd", "tuning"),
     "present": ("cli", "plots", "report", "records", "explore"),
 }
 _MODULES = {m: f"{layer}.{m}" for layer, mods in LAYERS.items() for m in mods}
@@ -46,7 +46,7 @@ _EXPORTS = {
     "refused_cards": "meld", "exact_odds": "odds", "meld_distribution": "odds",
     "simulate_meld": "odds", "legal_plays": "play", "records": "records", "advise": "advise",
     "iter_play": "simulate", "play": "simulate", "simulate": "simulate", "bid_table": "tables",
-    "declarer_stats": "tables", "partner_adds": "tables", "rule_of_thumb": "tables",
+    "declarer_stats": "declarer", "partner_adds": "tables", "rule_of_thumb": "tables",
     "compare": "compare", "double_dummy": "dd", "PRESETS": "variants", "Variant": "variants",
     "VariantError": "variants", "variant": "variants",
 }

@@ -30,7 +30,7 @@ from pinochle_sim._numba import set_threads  # noqa: E402
 from pinochle_sim.files import atomic_write  # noqa: E402
 from pinochle_sim.deal import BLOCK, deal_one  # noqa: E402
 from pinochle_sim.meld import hand_meld_all_trumps  # noqa: E402
-from pinochle_sim.hand import COLUMNS, _play_many  # noqa: E402
+from pinochle_sim.hand import play_rows  # noqa: E402
 from pinochle_sim.simulate import Setup  # noqa: E402
 from pinochle_sim.variants import compile_variant  # noqa: E402
 
@@ -275,13 +275,11 @@ def _cpu_model() -> str:
 
 def _full_hands(variant: str, policy: str):
     """Deal, auction, trump, passing, meld, twelve tricks and scoring, rows kept per chunk."""
-    setup = Setup(variant, policy)
-    rows = np.empty((CHUNK, len(COLUMNS)), np.int32)
+    loop = Setup(variant, policy).loop
 
     def run(n: int) -> None:
         for start in range(0, n, CHUNK):
-            m = min(CHUNK, n - start)
-            _play_many(np.uint64(1), np.int64(start), m, *setup.args(), setup.max_calls, rows[:m])
+            play_rows(loop, 1, start, min(CHUNK, n - start))
     return run
 
 

@@ -7,9 +7,9 @@ import pinochle_sim as ps
 from pinochle_sim.advise import agrees, consistent_deals, read_auction
 from pinochle_sim.auction import N_SITUATIONS, situation
 from pinochle_sim.match import calibration, calibration_table
-from pinochle_sim.hand import _worths_around
+from pinochle_sim.hand import worths_around
 from pinochle_sim.simulate import Setup
-from pinochle_sim.tables import GAP_RAISES, AuctionModel, _isotonic_decreasing, auction_model
+from pinochle_sim.auction_model import GAP_RAISES, AuctionModel, _isotonic_decreasing, auction_model
 from pinochle_sim.variants import PRESETS
 
 LONG_HEARTS = "9S AH TH JH 9H JH 9H AD TD AC TC JC"
@@ -81,8 +81,7 @@ def test_every_sampled_world_reproduces_the_auction_under_the_model(name, text, 
     assert 0 < len(idx) <= 200 and drawn >= len(idx)
     setup = Setup(v, "heuristic", model)
     n = int(idx.max()) + 1
-    worth = np.empty((n, 4, N_SITUATIONS))
-    _worths_around(np.uint64(4), np.int64(0), n, 0, counts, setup.tables, setup.bid, worth)
+    worth = worths_around(setup.loop, 4, 0, n, 0, counts)
     margin = setup.bid.margin
     for i in idx:
         assert _replay_under_model(worth[i], state, margin, v) == state["calls"]

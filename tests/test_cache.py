@@ -121,7 +121,7 @@ def test_only_long_unused_folders_of_other_checkouts_are_pruned(tmp_path):
 
 def test_checkpoints_and_tables_live_where_the_key_says():
     from pinochle_sim.runs import Run
-    from pinochle_sim.studies.tables import _cache_path
+    from pinochle_sim.studies.declarer import cache_path
     assert Run(None, {"command": "x"}, "x").folder.parent == _numba.state_dir() / "runs"
     assert Run(None, {"command": "x"}, "x").identity["code"] == _numba.code_key()
-    assert _cache_path("k").parent == kernel_dir() / "tables"
+    assert cache_path("k").parent == kernel_dir() / "tables"

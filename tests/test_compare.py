@@ -85,3 +85,28 @@ def test_cli_compare(tmp_path, capsys):
     assert {r["variant"] for r in rows} == {"thousand", "thousand:must_trump=false"}
     assert main(["compare", "thousand", "--quiet"]) == 2
     assert main(["compare", "thousand", "thousnd"]) == 2
+
+
+def test_a_fitted_bidding_is_fitted_once_and_held_for_the_presets_options():
+    # issue 30: three-hand's default (auction:conf=0.5) is fitted to the variant; refitted per
+    # option, an option of play alone moved the throw-in rate through fit noise
+    from pinochle_sim.compare import held_bidding
+    from pinochle_sim.variants import variant
+    c = compare(["three-hand", "three-hand:must_head=false"], deals=2000, seed=3, table_deals=2000)
+    t = c.table.set_index(["variant", "metric"])
+    for m in ("thrown_in", "winning_bid"):
+        assert t.loc[("three-hand:must_head=false", m), "diff"] == 0
+    assert "fitted once on three-hand" in c.bidding and c.provenance()["bidding"] == c.bidding
+    # a strategy that is not fitted bids by each variant's own rules; another preset gets its own fit
+    vs = [variant(s) for s in ("classic", "classic:must_trump=false", "modern")]
+    specs, text = held_bidding("formula", vs)
+    assert [s.spec for s in specs.values()] == ["formula"] * 3 and text == "formula"
+    specs, text = held_bidding("table:deals=2000", vs)
+    assert specs["classic"] is specs["classic:must_trump=false"] is not specs["modern"]
+    assert text == "table:deals=2000 (fitted once on classic, modern)"
+
+
+def test_differences_come_with_the_means_of_the_deals_both_played(comparison):
+    t = comparison.table.dropna(subset=["diff"])
+    assert np.allclose(t.paired_mean - t.base_mean, t["diff"], equal_nan=True)
+    assert (t.pairs <= t.deals).all()

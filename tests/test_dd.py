@@ -168,7 +168,8 @@ def test_simulate_dd_command(tmp_path, capsys):
 
 @pytest.mark.parametrize("name", ["classic-pass4", "three-hand"])
 def test_declarer_simulation_double_dummy_from_the_last_trick_changes_nothing(name):
-    from pinochle_sim.tables import bid_table, declarer_stats
+    from pinochle_sim.declarer import declarer_stats
+    from pinochle_sim.tables import bid_table
     v = PRESETS[name]
     s = declarer_stats(v, 300, seed=4, dd_from=v.hand_size - 1)
     assert s.moments.sum() > 0 and np.array_equal(s.dd_moments, s.moments)

@@ -78,3 +78,27 @@ def test_short_module_names_still_work():
     from pinochle_sim.meld import meld_table  # the public API as before
     assert meld_table is pinochle_sim.engine.meld.meld_table
     assert pinochle_sim.simulate.__module__ == "pinochle_sim.studies.simulate"  # the function
+
+
+#: The engine's loops over deals: studies call them through their typed wrappers
+#: (``hand.play_rows``, ``record_deals``...), and presentation not at all.
+KERNEL_LOOPS = {"_play_many", "_play_many_dd", "_record_many", "_declare_hand", "_worths_around", "_after_pass"}
+
+
+def test_no_module_imports_another_modules_private_names():
+    # issue 29: private names stay in their module; a study reaches the engine through its public face
+    for path in ROOT.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and (node.level or (node.module or "").startswith("pinochle_sim")):
+                private = [a.name for a in node.names if a.name.startswith("_") and not a.name.startswith("__")
+                           and not a.asname]
+                assert not private, f"{_module(path)} imports {private} from {node.module}"
+
+
+def test_only_the_engine_runs_its_kernel_loops():
+    for path in ROOT.rglob("*.py"):
+        if _layer(_module(path)) == "engine":
+            continue
+        names = {n.id for n in ast.walk(ast.parse(path.read_text())) if isinstance(n, ast.Name)}
+        names |= {n.attr for n in ast.walk(ast.parse(path.read_text())) if isinstance(n, ast.Attribute)}
+        assert not names & KERNEL_LOOPS, f"{_module(path)} calls {sorted(names & KERNEL_LOOPS)}"

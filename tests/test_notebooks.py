@@ -73,12 +73,28 @@ def test_committed_notebooks_carry_their_figures(path):
 
 
 def test_a_fresh_kernel_shows_plots_inline(monkeypatch, tmp_path):
-    # issue 10: importing the plots used to switch matplotlib to Agg, and nothing displayed
-    nb = nbformat.v4.new_notebook(cells=[
-        nbformat.v4.new_code_cell("from pinochle_sim import plots\n"
-                                  "from pinochle_sim.tables import declarer_stats\n"
-                                  "plots.make_curves(declarer_stats('classic', deals=300, seed=1))"),
-        nbformat.v4.new_code_cell("import matplotlib.pyplot as plt\nplt.plot([1, 2, 3]); plt.show()"),
-    ])
+    # issue 10: importing the plots used to switch matplotlib to Agg, and nothing displayed;
+    # issue 30: a chart is a pyplot figure, so plt.show() shows it, two in a cell show two, a chart
+    # left as the cell's value shows once, and a chart drawn on the caller's axes lands there
+    cells = [
+        "import matplotlib.pyplot as plt\nfrom pinochle_sim import plots\n"
+        "from pinochle_sim.declarer import declarer_stats\ns = declarer_stats('classic', deals=300, seed=1)",
+        "plots.bid_heatmap(s); plt.show()",
+        "plots.make_curves(s)\nplots.total_distribution(s)",
+        "plots.make_curves(s)",
+        "fig, (a, b) = plt.subplots(1, 2, figsize=(12, 4))\nplots.make_curves(s, ax=a)\n"
+        "plots.total_distribution(s, ax=b)\nassert fig.axes[:2] == [a, b]",
+        "plt.plot([1, 2, 3]); plt.show()",
+    ]
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in cells])
     nb = _execute(nb, monkeypatch, tmp_path)
-    assert [_images(c) for c in nb.cells] == [1, 1]
+    assert [_images(c) for c in nb.cells] == [0, 1, 2, 1, 1, 1]
+
+
+def test_importing_the_package_sets_no_backend():
+    import subprocess
+    import sys
+    code = ("import sys, pinochle_sim, pinochle_sim.plots, pinochle_sim.present.cli; "
+            "print('matplotlib.pyplot' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"

@@ -31,9 +31,9 @@ def test_a_kernel_called_with_constants_is_compiled_once():
 
 
 def test_only_a_sampling_play_has_a_search():
-    assert Setup("thousand", "contract").search is None
-    assert Setup("thousand", ["heuristic", "random", "contract", "heuristic"]).search is None
-    assert Setup("thousand", "pimc").search == 3 * 4                      # dd=3 tricks of 4 cards
-    assert Setup("three-hand", ["contract", "pimc:dd=20", "pimc:dd=0"]).search == 15 * 3
-    assert Setup("classic", ["contract", "pimc:dd=0", "contract", "contract"]).search == 0
-    assert np.array_equal(Setup("classic", "pimc").policy[:, 0], [3, 3, 3, 3])
+    assert Setup("thousand", "contract").loop.search is None
+    assert Setup("thousand", ["heuristic", "random", "contract", "heuristic"]).loop.search is None
+    assert Setup("thousand", "pimc").loop.search == 3 * 4                     # dd=3 tricks of 4 cards
+    assert Setup("three-hand", ["contract", "pimc:dd=20", "pimc:dd=0"]).loop.search == 15 * 3
+    assert Setup("classic", ["contract", "pimc:dd=0", "contract", "contract"]).loop.search == 0
+    assert np.array_equal(Setup("classic", "pimc").loop.policy[:, 0], [3, 3, 3, 3])

@@ -107,7 +107,7 @@ def test_cluster_options_are_checked():
 
 
 def test_declarer_stats_merge_in_any_order_is_exact():
-    from pinochle_sim.tables import declarer_stats
+    from pinochle_sim.declarer import declarer_stats
     a = declarer_stats("classic", 3000, 4, chunk=1000)
     b = declarer_stats("classic", 3000, 4, chunk=700)
     for name in ("cube", "trump_cube", "moments", "xtx", "xty", "extra"):

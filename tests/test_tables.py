@@ -9,8 +9,9 @@ import pinochle_sim as ps
 from pinochle_sim.cli import main
 from pinochle_sim.report import write_bid_chart
 from pinochle_sim.simulate import play
-from pinochle_sim.tables import (MIN_CELL, DeclarerStats, bid_grid, bid_table, chance_columns, p_make,
-                                 declarer_stats, partner_adds, recommended_bid, rule_of_thumb)
+from pinochle_sim.declarer import DeclarerStats, bid_grid, declarer_stats
+from pinochle_sim.tables import (MIN_CELL, bid_table, chance_columns, p_make, partner_adds, recommended_bid,
+                                 rule_of_thumb)
 
 
 @pytest.fixture(scope="module")
@@ -154,14 +155,11 @@ def test_bid_chart_under_another_play_sits_beside_the_default(tmp_path, capsys):
 def test_declarer_simulation_is_each_seat_forced_to_declare(name):
     # the declarer simulation values each deal once for all its declarers (hand.EVERY_SEAT in
     # the one loop of deals): the rows must be those of each seat forced to declare
-    from pinochle_sim.hand import COLUMNS, EVERY_SEAT, _play_many, fixed_bidding, loop_args, max_calls
+    from pinochle_sim.hand import EVERY_SEAT, Loop, fixed_bidding, play_rows
     v = ps.variant(name)
     n = 700
-    every = np.empty((v.players, n, len(COLUMNS)), np.int32)
-    _play_many(np.uint64(9), np.int64(50), n, *loop_args(v, fixed_bidding(v), forced_bidder=EVERY_SEAT),
-               max_calls(v), every.reshape(-1, len(COLUMNS)))
+    every = play_rows(Loop.build(v, fixed_bidding(v), forced_bidder=EVERY_SEAT), 9, 50, n)
+    assert every.shape[:2] == (v.players, n)
     for seat in range(v.players):
-        rows = np.empty((n, len(COLUMNS)), np.int32)
-        _play_many(np.uint64(9), np.int64(50), n, *loop_args(v, fixed_bidding(v), forced_bidder=seat),
-                   max_calls(v), rows)
+        rows = play_rows(Loop.build(v, fixed_bidding(v), forced_bidder=seat), 9, 50, n)
         assert np.array_equal(rows, every[seat]), seat

@@ -3,7 +3,10 @@ meld, the tricks, scoring), and the parallel loops over deals that every study d
 
 :func:`play_deal` is the body shared by every loop: summaries (:func:`_play_many`), full hand
 records (:func:`_record_many`), one hand declared on many deals (:func:`_declare_hand`), and the
-worlds of the bid advisor (:func:`_worths_around`, :func:`_after_pass`). Kernels read a few named
+worlds of the bid advisor (:func:`_worths_around`, :func:`_after_pass`). The studies call them
+through the typed functions at the end (:func:`play_rows`, :func:`play_rows_dd`,
+:func:`record_deals`, :func:`declare_hand`, :func:`worths_around`, :func:`after_pass`), each
+given a :class:`Loop`: what every loop reads besides the deals, built in one place. Kernels read a few named
 structures: the variant's ``Tables`` (rules, seats, sides, meld), the seats' ``Bidding``, the play
 policies, and a ``Work`` of scratch arrays. Deal ``i`` uses the random streams ``(seed, i, 0)``
 for the cards and ``(seed, i, 1)`` for the players' random choices, so it is the same deal,
@@ -536,11 +539,133 @@ def fixed_bidding(v: Variant, weight: float = 0.0, limits: np.ndarray | None = N
     return compile_bidding(np.full(v.players, float(weight)), tables, np.zeros(v.players), band_width(v))
 
 
-def loop_args(v: Variant, bidding: Bidding, policy: str | list[str] = DEFAULT_POLICY,
-              forced_bidder: int = -1) -> tuple:
-    """The leading arguments of :func:`_play_many` (and ``max_calls`` after them): the forced
-    bidder, the variant's tables, the seats' bidding, play policies and their ``search``
-    (``tricks.search_room``)."""
-    tb = compile_variant(v)
-    codes = policy_codes(v, policy)[1]
-    return forced_bidder, tb, bidding, codes, search_room(tb, codes)
+class Loop(NamedTuple):
+    """What every loop over deals reads besides the deals, built in one place (:meth:`build`):
+    the seat forced to declare (-1: the auction decides; ``EVERY_SEAT``), the variant's tables,
+    the seats' bidding, their play policies and the policies' ``search`` (``tricks.search_room``),
+    and the room for an auction's calls."""
+
+    forced_bidder: int
+    tables: object
+    bidding: Bidding
+    policy: np.ndarray
+    search: object
+    max_calls: int
+
+    @classmethod
+    def build(cls, v: Variant, bidding: Bidding, policy: str | list[str] = DEFAULT_POLICY,
+              forced_bidder: int = -1) -> Loop:
+        tb = compile_variant(v)
+        codes = policy_codes(v, policy)[1]
+        return cls(int(forced_bidder), tb, bidding, codes, search_room(tb, codes), max_calls(v))
+
+    @property
+    def seats(self) -> int:
+        return int(self.tables.rules[R.players])
+
+
+# ------------------------------------------------------------------------------------------
+# The loops as the studies call them: each allocates its output, gives the kernel its types and
+# checks what it is given. Deal ``i`` is the same wherever and however often it is played.
+
+def _deals(start: int, n: int) -> tuple[np.int64, int]:
+    if n < 0 or start < 0:
+        raise ValueError(f"deals {start}..{start + n - 1}: a first deal and a count of at least 0")
+    return np.int64(start), int(n)
+
+
+def play_rows(loop: Loop, seed: int, start: int, n: int) -> np.ndarray:
+    """Summary rows (int32[n, len(COLUMNS)]) of deals ``start .. start+n-1``; with ``EVERY_SEAT``,
+    int32[seats, n, len(COLUMNS)]: each deal declared by every seat in turn."""
+    start, n = _deals(start, n)
+    every = loop.forced_bidder == EVERY_SEAT
+    rows = np.empty(((loop.seats if every else 1) * n, len(COLUMNS)), np.int32)
+    _play_many(np.uint64(seed), start, n, loop.forced_bidder, loop.tables, loop.bidding, loop.policy,
+               loop.search, loop.max_calls, rows)
+    return rows.reshape(loop.seats, n, len(COLUMNS)) if every else rows
+
+
+def play_rows_dd(loop: Loop, seed: int, start: int, n: int, dd_from: int) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`play_rows`, and each deal's :func:`dd_points` from trick ``dd_from`` (int32[n])."""
+    start, n = _deals(start, n)
+    if loop.forced_bidder == EVERY_SEAT:
+        raise ValueError("double dummy is played one declaring seat at a time")
+    if not 0 <= dd_from < loop.tables.rules[R.hand_size]:
+        raise ValueError(f"dd_from is a trick number from 0 to {loop.tables.rules[R.hand_size] - 1}")
+    rows = np.empty((n, len(COLUMNS)), np.int32)
+    dd = np.empty(n, np.int32)
+    _play_many_dd(np.uint64(seed), start, n, loop.forced_bidder, loop.tables, loop.bidding, loop.policy,
+                  loop.search, loop.max_calls, int(dd_from), rows, dd)
+    return rows, dd
+
+
+class Records(NamedTuple):
+    """Deals played with everything kept: the cards dealt (and the kitty, as a last hand), the
+    calls (seat, bid; -1 a pass), the passes (or the discard), the tricks (cards by seat from the
+    leader) and each trick's (leader, winner, points), and the summary rows."""
+
+    dealt: np.ndarray
+    calls: np.ndarray
+    passes: np.ndarray
+    tricks: np.ndarray
+    tinfo: np.ndarray
+    rows: np.ndarray
+
+
+def record_deals(loop: Loop, seed: int, start: int, n: int) -> Records:
+    """Deals ``start .. start+n-1`` played, with every card and call kept (:class:`Records`)."""
+    start, n = _deals(start, n)
+    out = Records(np.zeros((n, loop.seats + 1, N_KINDS), np.int8), np.zeros((n, loop.max_calls, 2), np.int32),
+                  np.zeros((n, 2, 12), np.int8), np.zeros((n, MAX_TRICKS, 4), np.int8),
+                  np.zeros((n, MAX_TRICKS, 3), np.int32), np.zeros((n, len(COLUMNS)), np.int32))
+    _record_many(np.uint64(seed), start, n, loop.forced_bidder, loop.tables, loop.bidding, loop.policy,
+                 loop.search, *out)
+    return out
+
+
+def _fixed(loop: Loop, seat: int, fixed: np.ndarray) -> np.ndarray:
+    if not 0 <= seat < loop.seats:
+        raise ValueError(f"seat {seat}: seats are 0 to {loop.seats - 1}")
+    fixed = np.ascontiguousarray(fixed, np.int8)
+    if fixed.shape != (N_KINDS,) or fixed.sum() != loop.tables.rules[R.hand_size]:
+        raise ValueError(f"a fixed hand is {N_KINDS} card counts summing to the hand size")
+    return fixed
+
+
+def declare_hand(loop: Loop, seed: int, deals: np.ndarray, seat: int, fixed: np.ndarray, dealer: int,
+                 trumps: np.ndarray) -> np.ndarray:
+    """The deals numbered ``deals`` with ``seat`` holding ``fixed`` (card counts) and declaring
+    in each trump of ``trumps`` (-1: the trump it names): int32[len(deals), len(trumps),
+    len(COLUMNS)]. ``dealer < 0``: deal ``i``'s dealer is ``i % seats``. Every trump plays the
+    same deals and random streams."""
+    deals = np.ascontiguousarray(deals, np.int64)
+    trumps = np.ascontiguousarray(trumps, np.int64)
+    rows = np.empty((len(deals), len(trumps), len(COLUMNS)), np.int32)
+    _declare_hand(np.uint64(seed), deals, int(seat), _fixed(loop, seat, fixed), int(dealer), trumps, loop.tables,
+                  loop.policy, loop.search, rows)
+    return rows
+
+
+def worths_around(loop: Loop, seed: int, start: int, n: int, seat: int, fixed: np.ndarray) -> np.ndarray:
+    """For deals ``start .. start+n-1`` dealt around ``fixed`` in ``seat``: what every seat's
+    bidding would bid in each auction situation (float64[n, seats, situations])."""
+    start, n = _deals(start, n)
+    out = np.empty((n, loop.seats, N_SITUATIONS))
+    _worths_around(np.uint64(seed), start, n, int(seat), _fixed(loop, seat, fixed), loop.tables, loop.bidding, out)
+    return out
+
+
+def after_pass(loop: Loop, seed: int, deals: np.ndarray, fixed: np.ndarray, dealer: int, passed: np.ndarray,
+               high: int, high_seat: int) -> np.ndarray:
+    """For the deals numbered ``deals`` dealt around ``fixed`` in seat 0: seat 0 passes now, the
+    auction goes on from the state after the calls so far (``passed`` seats, the bid ``high``
+    held by ``high_seat``) and the hand is played out; seat 0's side's score minus the others'
+    (:func:`lead_over_others`; 0 when the hand is thrown in), float64[len(deals)]."""
+    deals = np.ascontiguousarray(deals, np.int64)
+    passed = np.ascontiguousarray(passed, np.bool_)
+    if passed.shape != (loop.seats,):
+        raise ValueError(f"passed holds one flag per seat ({loop.seats})")
+    out = np.empty(len(deals), np.float64)
+    _after_pass(np.uint64(seed), deals, _fixed(loop, 0, fixed), int(dealer), passed, int(high), int(high_seat),
+                loop.tables, loop.bidding, loop.policy, loop.search, loop.max_calls, out)
+    return out

@@ -186,7 +186,7 @@ def _cost(card, trump, points):
 
 
 @njit
-def _cheaper(a, b, trump, points):
+def cheaper(a, b, trump, points):
     """Card ``a`` costs less to give up than ``b``: plain before trump, fewer points, lower rank."""
     return _cost(a, trump, points) < _cost(b, trump, points)
 

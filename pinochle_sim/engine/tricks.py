@@ -28,7 +28,7 @@ from .._numba import bjit, njit
 from .cards import COPIES
 from .knowledge import may_hold, observe, pool_of
 from .pimc import DD_TRICKS, WORLDS, pimc_card
-from .play import (ABOVE, ALL, RANK, SUIT, _cheaper, beats, choose_follow, choose_lead, legal_mask, lsb, msb,
+from .play import (ABOVE, ALL, RANK, SUIT, cheaper, beats, choose_follow, choose_lead, legal_mask, lsb, msb,
                    partner_safe, pick_random, popcount, suit_mask, take, to_masks, trick_step)
 from .search import Position
 from .variants import R
@@ -121,11 +121,11 @@ def contract_card(h1, h2, seat, j, lead, win, win_seat, trump, declaring, at_sta
         k = lsb(x)
         x &= x - 1
         if beats(k, win, trump):
-            if cheapest < 0 or _cheaper(k, cheapest, trump, points):
+            if cheapest < 0 or cheaper(k, cheapest, trump, points):
                 cheapest = k
-            if (last or _holds(k, seat, j, lead, trump, team, may)) and (kept < 0 or _cheaper(k, kept, trump, points)):
+            if (last or _holds(k, seat, j, lead, trump, team, may)) and (kept < 0 or cheaper(k, kept, trump, points)):
                 kept = k
-        if least < 0 or _cheaper(k, least, trump, points):
+        if least < 0 or cheaper(k, least, trump, points):
             least = k
     if kept >= 0:
         return kept

@@ -109,7 +109,7 @@ def _save_plot(fig, path: str) -> None:
     """A figure written whole or not at all (format from the suffix; PNG without one)."""
     from .plots import save
     with atomic_write(path, "wb") as fh:
-        save(fig, fh, Path(path).suffix.lstrip(".") or "png")
+        save(fig, fh, Path(path).suffix.lstrip(".") or "png", close=True)
 
 
 def table(rows: list[list], header: list[str], align: str | None = None) -> str:
@@ -294,7 +294,7 @@ def _where(args: argparse.Namespace):
 
 
 def _stats(args: argparse.Namespace):
-    from ..studies.tables import cached_stats, declarer_stats
+    from ..studies.declarer import cached_stats, declarer_stats
     dd = _dd_trick(args) if hasattr(args, "dd") else None
     if args.no_cache or dd is not None:
         return declarer_stats(args.variant, args.deals, args.seed, args.policy,
@@ -472,9 +472,11 @@ def cmd_compare(args: argparse.Namespace) -> None:
                      "" if not np.isfinite(r.get("diff", np.nan)) else
                      f"{fmt.format(r['diff'])} [{fmt.format(r.ci_low)}, {fmt.format(r.ci_high)}]",
                      "" if not np.isfinite(r.get("p_holm", np.nan)) else f"{r.p_holm:.3g}",
-                     "" if not np.isfinite(r.get("deals_saved", np.nan)) else f"{r.deals_saved:.1f}x"])
+                     "" if not np.isfinite(r.get("deals_saved", np.nan)) else f"{r.deals_saved:.1f}x",
+                     "" if not np.isfinite(r.get("diff", np.nan)) or r.pairs == r.deals else
+                     f"{fmt.format(r.base_mean)} -> {fmt.format(r.paired_mean)} ({int(r.pairs):,})"])
     print(table(rows, ["metric", "variant", "mean ± s.e.", "difference [95% interval]", "p (Holm)",
-                       "pairing saved"], "llrrrr"))
+                       "pairing saved", "on the deals both played"], "llrrrrr"))
     print("\nmade_recommended_bid: each variant's 67% bid comes from its own bid table "
           f"({args.table_deals:,} other deals); that table's sampling error is not in the interval, "
           "so its small differences may not be real")
@@ -896,6 +898,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
+    os.environ.setdefault("MPLBACKEND", "agg")  # a command writes its charts; it opens no window
     try:
         args = parser.parse_args(argv)
     except SystemExit as e:  # --help, or a usage error already printed on one line

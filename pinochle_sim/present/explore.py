@@ -6,14 +6,18 @@ Both call the public functions the command line calls (:func:`pinochle_sim.advis
 from __future__ import annotations
 
 import pandas as pd
+from matplotlib.figure import Figure
 
 from ..studies.advise import advise
-from .plots import Chart, advice_curve
+from ..studies.strategies import default_bidding
+from .plots import advice_curve
+from .report import provenance_line
 from ..engine.variants import PRESETS
+from ..engine.variants import variant as parse_variant
 
 
 def advice_view(hand: str, variant: str = "thousand", auction: str = "", deals: int = 4000,
-                seed: int = 1) -> tuple[pd.DataFrame, str, Chart]:
+                seed: int = 1) -> tuple[pd.DataFrame, str, Figure]:
     """``advise`` for a notebook: a table per trump, the advice in a line or two, the curve.
 
     >>> table, line, figure = advice_view("9S AH TH JH 9H JH 9H AD TD AC TC JC", deals=200)
@@ -35,6 +39,7 @@ def advice_view(hand: str, variant: str = "thousand", auction: str = "", deals: 
                 f"{lo or 'pass'}-{hi}): {a['why']}.")
     if "call" in a:
         line += f"\nCall now: {a['call']} ({a['call_why']})."
+    line += "\n" + provenance_line(a["provenance"], default_bidding(parse_variant(a["variant"])))
     return table, line, advice_curve(a)
 
 

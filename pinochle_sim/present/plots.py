@@ -3,20 +3,24 @@ of making a bid for typical hands, the distribution of the side's total, calibra
 comparisons. Every figure's caption carries its provenance (variant, options, play policy, deals,
 seed, version).
 
-Figures are built with matplotlib's object API and never touch the backend: a function returns a
-:class:`Chart`, which a notebook shows inline (it renders itself as PNG) and a script saves with
-:func:`save`. Importing this module leaves ``pyplot`` and the notebook's backend alone.
+Every function follows matplotlib's convention: it draws on the axes given (``ax=``; ``fig=`` for
+the comparison's panels) or else on a new pyplot figure, and returns the figure. So ``plt.show()``
+shows it, two in a cell show two, a figure left as a cell's last value shows once, and a script
+saves it with :func:`save` (``close=True`` to let it go). Importing this module sets no backend and
+does not import ``pyplot``; the first chart does.
 """
 from __future__ import annotations
 
 import io
 import textwrap
+from contextlib import contextmanager
 
 import matplotlib as mpl
 import numpy as np
 from matplotlib.figure import Figure
 
-from ..studies.tables import DeclarerStats, bid_table, chance_columns, rule_text
+from ..studies.declarer import DeclarerStats
+from ..studies.tables import bid_table, chance_columns, rule_text
 
 STYLE = {
     "figure.dpi": 110, "savefig.dpi": 130, "font.size": 10, "axes.titlesize": 12,
@@ -27,18 +31,52 @@ MIN_HANDS = 100  # cells with fewer hands are left blank
 
 
 class Chart(Figure):
-    """A matplotlib ``Figure`` that shows itself inline in Jupyter whatever the backend."""
+    """A pyplot figure shown once in a notebook: left as a cell's value, by ``plt.show()`` or by
+    pyplot at the end of the cell, whichever comes first (it then leaves pyplot, which would
+    show it again)."""
 
-    def _repr_png_(self) -> bytes:
+    def _ipython_display_(self) -> None:
+        import matplotlib.pyplot as plt
+        from IPython.display import Image, display
+        plt.close(self)
         buf = io.BytesIO()
         self.savefig(buf, format="png", dpi=STYLE["figure.dpi"])
-        return buf.getvalue()
+        display(Image(buf.getvalue()))
 
 
-def _figure(figsize: tuple[float, float], **subplots) -> tuple[Chart, object]:
-    """A styled chart and its axes (one, or a grid with ``nrows``/``ncols``)."""
-    fig = Chart(figsize=figsize)
+@contextmanager
+def _styled():
+    """The chart style for the figure drawn inside. What pyplot's backend sets up on the first
+    figure is kept: a notebook's inline backend turns interactive mode on then, which a plain
+    ``rc_context`` would undo, and pyplot would no longer show figures at the end of a cell."""
+    with mpl.rc_context(STYLE):
+        yield
+        interactive = mpl.is_interactive()
+    mpl.interactive(interactive)
+
+
+def _figure(figsize: tuple[float, float], ax=None, fig=None, **subplots) -> tuple[Figure, object]:
+    """Where a chart draws: on ``ax`` (and its figure), else on ``fig`` (its axes made here:
+    one, or a grid with ``nrows``/``ncols``), else on a new pyplot figure of ``figsize``."""
+    if ax is not None:
+        return ax.figure, ax
+    if fig is None:
+        import matplotlib.pyplot as plt
+        fig = plt.figure(figsize=figsize, FigureClass=Chart)
     return fig, fig.subplots(**subplots)
+
+
+def _finish(fig: Figure, ax, own: bool, caption_text: str,
+            rect: tuple[float, float, float, float] = (0, 0.03, 1, 1)) -> Figure:
+    """The provenance line under a chart, and the layout of a figure made here: at the foot of
+    the figure, or under the axes given (whose figure keeps the caller's layout)."""
+    if own:
+        fig.tight_layout(rect=rect)
+        fig.text(0.01, 0.005, caption_text, fontsize=7.5, color="0.35", ha="left", va="bottom")
+    elif caption_text:
+        ax.annotate(caption_text, (0, 0), xycoords="axes fraction", xytext=(0, -34),
+                    textcoords="offset points", fontsize=6.5, color="0.35", va="top")
+    return fig
 
 
 def caption(stats: DeclarerStats) -> str:
@@ -47,13 +85,8 @@ def caption(stats: DeclarerStats) -> str:
             f"{stats.seed} | pinochle-sim {stats.provenance()['version']}")
 
 
-def _finish(fig: Chart, stats: DeclarerStats) -> Chart:
-    fig.text(0.01, 0.005, caption(stats), fontsize=7.5, color="0.35", ha="left", va="bottom")
-    return fig
-
-
 def bid_heatmap(stats: DeclarerStats, confidence: float = 0.67, min_hands: int = MIN_HANDS,
-                by: str = "aces_tens", note: str | None = None) -> Chart:
+                by: str = "aces_tens", note: str | None = None, ax=None) -> Figure:
     """The recommended bid (made at least ``confidence`` of the time) by meld and aces + tens
     (``by="trumps"``: by trump length). Cells with too few hands to state a bid say "few".
     ``note``: a line under the chart (the bid charts say how the default bidding bids)."""
@@ -65,8 +98,9 @@ def bid_heatmap(stats: DeclarerStats, confidence: float = 0.67, min_hands: int =
     hands = table["hands"].unstack(by).reindex(index=bands, columns=columns).to_numpy(dtype=float)
     grid[~(hands >= min_hands)] = np.nan
     xlabel = {"aces_tens": "aces + tens in your hand", "trumps": "cards of the trump you name"}[by]
-    with mpl.rc_context(STYLE):
-        fig, ax = _figure(figsize=(9, 6.2))
+    with _styled():
+        own = ax is None
+        fig, ax = _figure((9, 6.2), ax)
         im = ax.imshow(np.ma.masked_invalid(grid), origin="lower", aspect="auto", cmap="viridis")
         ax.set_xticks(range(len(columns)), [str(c) for c in columns])
         ax.set_yticks(range(len(bands)), bands)
@@ -91,14 +125,13 @@ def bid_heatmap(stats: DeclarerStats, confidence: float = 0.67, min_hands: int =
                 transform=ax.transAxes, fontsize=8, color="0.25", va="bottom", ha="center")
         ax.text(1.0, -0.09, f"'few': under {min_hands} hands, no bid stated", transform=ax.transAxes,
                 fontsize=7, color="0.45", ha="right")
-        if note:
+        if note and own:
             fig.text(0.01, 0.03, textwrap.fill(note, 170), fontsize=7, color="0.25", ha="left", va="bottom")
-        fig.tight_layout(rect=(0, 0.09 if note else 0.03, 1, 1))
-        return _finish(fig, stats)
+        return _finish(fig, ax, own, caption(stats), (0, 0.09 if note else 0.03, 1, 1))
 
 
 def make_curves(stats: DeclarerStats, cells: list[tuple[str, int]] | None = None,
-                min_hands: int = 1000) -> Chart:
+                min_hands: int = 1000, ax=None) -> Figure:
     """The chance of making each bid, with 95% Wilson intervals, for typical hands (meld band, A+T).
 
     Without ``cells``: the most common aces + tens at low, middle and high meld, among cells with
@@ -109,8 +142,9 @@ def make_curves(stats: DeclarerStats, cells: list[tuple[str, int]] | None = None
     bids = np.array([int(c[2:]) for c in pcols])
     if cells is None:
         cells = _typical_cells(table, min_hands)
-    with mpl.rc_context(STYLE):
-        fig, ax = _figure(figsize=(9, 5.5))
+    with _styled():
+        own = ax is None
+        fig, ax = _figure((9, 5.5), ax)
         for band, at in cells:
             row = table.loc[(band, at)]
             p = row[pcols].to_numpy(dtype=float)
@@ -131,8 +165,7 @@ def make_curves(stats: DeclarerStats, cells: list[tuple[str, int]] | None = None
         else:
             ax.text(0.5, 0.5, f"too few hands: no cell holds {MIN_HANDS}", transform=ax.transAxes,
                     ha="center", color="0.4")
-        fig.tight_layout(rect=(0, 0.03, 1, 1))
-        return _finish(fig, stats)
+        return _finish(fig, ax, own, caption(stats))
 
 
 def _typical_cells(table, min_hands: int) -> list[tuple[str, int]]:
@@ -149,12 +182,13 @@ def _typical_cells(table, min_hands: int) -> list[tuple[str, int]]:
     return cells + [(mid, a) for a in (common - 2, common + 2) if (mid, a) in big.index]
 
 
-def total_distribution(stats: DeclarerStats) -> Chart:
+def total_distribution(stats: DeclarerStats, ax=None) -> Figure:
     """The distribution of the side's total when declaring, overall and by meld band."""
     counts = stats.cube.sum(axis=(1, 2))  # [band, bin]
     values = (np.arange(counts.shape[1]) - 1) * stats.unit
-    with mpl.rc_context(STYLE):
-        fig, ax = _figure(figsize=(9, 5))
+    with _styled():
+        own = ax is None
+        fig, ax = _figure((9, 5), ax)
         total = counts.sum(0)
         ax.bar(values[1:], total[1:] / total.sum(), width=stats.unit, color="0.75",
                label="all declared hands")
@@ -175,22 +209,24 @@ def total_distribution(stats: DeclarerStats) -> Chart:
         ax.set_ylabel("share of hands")
         ax.set_title(f"{stats.variant.name}: what the {'bidder' if alone else 'declaring side'} scores")
         ax.legend(fontsize=8, frameon=False)
-        fig.tight_layout(rect=(0, 0.03, 1, 1))
-        return _finish(fig, stats)
+        return _finish(fig, ax, own, caption(stats))
 
 
-def save(fig: Figure, path, format: str | None = None) -> None:
-    """Write a figure to ``path`` (a file name or an open binary file; format from the suffix)."""
+def save(fig: Figure, path, format: str | None = None, close: bool = False) -> None:
+    """Write a figure to ``path`` (a file name or an open binary file; format from the suffix);
+    ``close``: let pyplot forget it (the command line closes what it saves)."""
     fig.savefig(path, dpi=STYLE["savefig.dpi"], format=format)
+    if close:
+        import matplotlib.pyplot as plt
+        plt.close(fig)
 
 
-
-
-def calibration_plot(tables: dict, caption_text: str = "") -> Chart:
+def calibration_plot(tables: dict, caption_text: str = "", ax=None) -> Figure:
     """Predicted chance of making the contract against the share made, one line per variant
     (``tables``: name -> the DataFrame of ``match.calibration``), with 95% Wilson intervals."""
-    with mpl.rc_context(STYLE):
-        fig, ax = _figure(figsize=(6, 6))
+    with _styled():
+        own = ax is None
+        fig, ax = _figure((6, 6), ax)
         for name, c in tables.items():
             ax.errorbar(c.predicted, c.made, yerr=[c.made - c.made_low, c.made_high - c.made], fmt="o-",
                         capsize=3, label=name)
@@ -201,25 +237,25 @@ def calibration_plot(tables: dict, caption_text: str = "") -> Chart:
         ax.set_ylabel("share of contracts made")
         ax.set_title("Calibration in real auctions: the bidder's own estimate")
         ax.legend(frameon=False)
-        fig.tight_layout(rect=(0, 0.03, 1, 1))
-        fig.text(0.01, 0.005, caption_text, fontsize=7.5, color="0.35")
-        return fig
+        return _finish(fig, ax, own, caption_text)
 
 
-def forest_plot(c) -> Chart:
+def forest_plot(c, fig=None) -> Figure:
     """A comparison (``compare.Comparison``): each difference from the baseline with its 95%
     interval, one panel per metric."""
     from .. import __version__
     return comparison_plot(c.table, f"Against {c.variants[0].spec}: paired differences, 95% intervals",
-                           f"{c.deals:,} deals, seed {c.seed}, play {c.policy} | pinochle-sim {__version__}")
+                           f"{c.deals:,} deals, seed {c.seed}, play {c.policy}, bidding {c.bidding} | "
+                           f"pinochle-sim {__version__}", fig)
 
 
-def comparison_plot(table, title: str, caption_text: str = "") -> Chart:
+def comparison_plot(table, title: str, caption_text: str = "", fig=None) -> Figure:
     """Differences from a baseline, one panel per metric on its own scale.
 
     ``table``: the tidy table of :func:`pinochle_sim.compare.compare` (rows with ``diff``,
     ``ci_low``, ``ci_high``, ``p_holm``). In each panel the variants are rows sorted by effect,
     with 95% intervals; a dot is filled where the difference holds after Holm's correction.
+    ``fig``: a figure to draw the panels in (else a new pyplot figure).
     """
     t = table.dropna(subset=["diff"])
     metrics = list(dict.fromkeys(t.metric))
@@ -228,8 +264,9 @@ def comparison_plot(table, title: str, caption_text: str = "") -> Chart:
     n_var = t.variant.nunique()
     labels = {v: _short_label(v, t.baseline.iloc[0]) for v in t.variant.unique()}
     notes: set[str] = set()
-    with mpl.rc_context(STYLE):
-        fig, axes = _figure((13 if ncols == 2 else 7, nrows * (0.32 * n_var + 1.1) + 1.2),
+    with _styled():
+        own = fig is None
+        fig, axes = _figure((13 if ncols == 2 else 7, nrows * (0.32 * n_var + 1.1) + 1.2), fig=fig,
                             nrows=nrows, ncols=ncols, squeeze=False)
         for ax, metric in zip(axes.flat, metrics):
             part = t[t.metric == metric].sort_values("diff")
@@ -260,7 +297,8 @@ def comparison_plot(table, title: str, caption_text: str = "") -> Chart:
         fig.suptitle(title, fontweight="bold")
         fig.text(0.01, 0.005, " | ".join([caption_text, "filled: Holm p < 0.05, open: not", *sorted(notes)]),
                  fontsize=7.5, color="0.35")
-        fig.tight_layout(rect=(0, 0.02, 1, 0.97))
+        if own:
+            fig.tight_layout(rect=(0, 0.02, 1, 0.97))
         return fig
 
 
@@ -270,15 +308,16 @@ def _short_label(spec: str, baseline: str) -> str:
     return opts.replace(",", ", ") if opts and name == baseline.partition(":")[0] else spec
 
 
-def advice_curve(advice: dict) -> Chart:
+def advice_curve(advice: dict, ax=None) -> Figure:
     """The chance of making each bid with one hand (``advise``'s answer), with its 95% Wilson
     band, the confidence asked for and the recommended bid."""
     bids = np.array(list(advice["p_make"]), dtype=float)
     p = np.array(list(advice["p_make"].values()))
     lo, hi = np.array(list(advice["p_make_ci95"].values())).T
     prov = advice["provenance"]
-    with mpl.rc_context(STYLE):
-        fig, ax = _figure(figsize=(8, 4.6))
+    with _styled():
+        own = ax is None
+        fig, ax = _figure((8, 4.6), ax)
         ax.fill_between(bids, lo, hi, color="C0", alpha=0.25, lw=0, label="95% interval")
         ax.plot(bids, p, color="C0", lw=2, label=f"trump {advice['best_trump']}")
         ax.axhline(advice["confidence"], color="0.6", lw=0.8, ls="--")
@@ -292,20 +331,19 @@ def advice_curve(advice: dict) -> Chart:
         ax.set_ylabel("chance the side makes it")
         ax.set_title(f"{advice['hand']}  ({advice['variant']})", fontsize=10.5)
         ax.legend(frameon=False, fontsize=8, loc="lower left")
-        fig.text(0.01, 0.005, f"{prov['deals']:,} deals of the other cards | seed {prov['seed']} | play "
-                 f"{prov['play_policy']} | pinochle-sim {prov['version']}", fontsize=7.5, color="0.35")
-        fig.tight_layout(rect=(0, 0.03, 1, 1))
-        return fig
+        return _finish(fig, ax, own, f"{prov['deals']:,} deals of the other cards | seed {prov['seed']} | play "
+                       f"{prov['play_policy']} | pinochle-sim {prov['version']}")
 
 
-def auction_curves(model, caption_text: str = "") -> Chart:
+def auction_curves(model, caption_text: str = "", ax=None) -> Figure:
     """The auction-aware model: the chance an auction winner makes its contract against how far
     the bid sits above its hand's made-to-declare estimate, one curve per auction situation,
     with the share made at each gap (dots sized by contracts) and the confidence it bids to."""
-    from ..studies.tables import auction_table
+    from ..studies.auction_model import auction_table
     t = auction_table(model)
-    with mpl.rc_context(STYLE):
-        fig, ax = _figure(figsize=(9, 5.5))
+    with _styled():
+        own = ax is None
+        fig, ax = _figure((9, 5.5), ax)
         for k, (name, part) in enumerate(t.groupby("situation", sort=False)):
             color = f"C{k}"
             big = part[part.weight >= 20]
@@ -323,6 +361,4 @@ def auction_curves(model, caption_text: str = "") -> Chart:
         ax.set_title(f"{model.variant.name}: what winning the auction says, by the situation of the "
                      "winning bid", fontsize=11)
         ax.legend(frameon=False, fontsize=8)
-        fig.text(0.01, 0.005, caption_text, fontsize=7.5, color="0.35")
-        fig.tight_layout(rect=(0, 0.03, 1, 1))
-        return fig
+        return _finish(fig, ax, own, caption_text)

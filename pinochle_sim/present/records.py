@@ -14,10 +14,10 @@ from __future__ import annotations
 import numpy as np
 
 from ..engine.cards import RANKS, SUITS, card_name, format_hand, format_kinds
-from ..engine.tricks import DEFAULT_POLICY, MAX_TRICKS
-from ..engine.hand import (BID, BIDDER, CALLS, COLUMNS, DEALER, MELD0, PLAYING_1000, SCORE0, THROWN, TRUMP,
-                           _record_many)
-from ..studies.match import MAX_HANDS, _end_rules, game_over
+from ..engine.tricks import DEFAULT_POLICY
+from ..engine.hand import (BID, BIDDER, CALLS, DEALER, MELD0, PLAYING_1000, SCORE0, THROWN, TRUMP,
+                           record_deals)
+from ..studies.match import MAX_HANDS, end_rules, game_over
 from ..studies.simulate import Setup
 from ..studies.strategies import Strategy, default_bidding, strategy
 from ..engine.variants import Variant, variant
@@ -38,14 +38,7 @@ def records(v: Variant | str = "thousand", deals: int = 10, seed: int = 0, start
     v = setup.variant
     n = deals
     seats = v.players
-    dealt = np.zeros((n, seats + 1, 24), np.int8)
-    calls = np.zeros((n, setup.max_calls, 2), np.int32)
-    passes = np.zeros((n, 2, 12), np.int8)
-    tricks = np.zeros((n, MAX_TRICKS, 4), np.int8)
-    tinfo = np.zeros((n, MAX_TRICKS, 3), np.int32)
-    rows = np.zeros((n, len(COLUMNS)), np.int32)
-    _record_many(np.uint64(seed), np.int64(start), n, *setup.args(), dealt, calls, passes, tricks,
-                 tinfo, rows)
+    dealt, calls, passes, tricks, tinfo, rows = record_deals(setup.loop, seed, start, n)
     k = v.pass_cards
     out = []
     for d in range(n):
@@ -158,7 +151,7 @@ def match_hands(v: Variant | str, seed: int, *sides: str | Strategy, m: int = 0,
     strats = [strategy(s or default_bidding(v)) for s in (sides or [None] * v.teams)]
     if len(strats) != v.teams:
         raise ValueError(f"{v.name} has {v.teams} sides: give {v.teams} strategies")
-    target, higher, set_out = _end_rules(v)
+    target, higher, set_out = end_rules(v)
     totals = np.zeros(v.teams, np.int64)
     out = []
     for h in range(MAX_HANDS):

@@ -11,10 +11,31 @@ from pathlib import Path
 from ..engine.tricks import DEFAULT_POLICY
 from ..studies.simulate import Setup
 from ..studies.strategies import default_bidding, describe, strategy
-from ..studies.tables import (CONFIDENCES, DeclarerStats, auction_summary, auction_table, bid_table, partner_adds,
+from ..studies.auction_model import auction_summary, auction_table
+from ..studies.declarer import DeclarerStats
+from ..studies.tables import (CONFIDENCES, bid_table, partner_adds,
                      rule_of_thumb, rule_text)
 
 FORMATS = ("png", "csv", "json")
+
+
+def provenance_line(p: dict, bidding: str | None = None) -> str:
+    """One line naming what a result was made with, from its ``provenance()``: variant, card play,
+    bidding, size, seed and version. The notebooks print it under their results, and a test holds
+    the committed notebooks' lines to today's defaults. ``bidding``: for a result whose
+    provenance does not name it."""
+    what = p.get("variant") or ", ".join(p.get("variants", []))
+    if "strategies" in p:
+        bidding = "the strategies compared"
+    elif "declarers_per_deal" in p:
+        bidding = "none, every seat made to declare"
+    bidding = p.get("bidding", bidding)
+    size = next((f"{p[k]:,} {k.replace('_', ' ')}" for k in ("deals", "matches_per_pairing", "matches_per_table")
+                 if k in p), "")
+    play = p.get("play_policy")
+    play = play if isinstance(play, str) else ", ".join(dict.fromkeys(play))
+    return (f"made with: {what} | play {play} | bidding {bidding} | {size} | seed {p.get('seed')} | "
+            f"pinochle-sim {p['version']}")
 
 
 def write_bid_chart(stats: DeclarerStats, out: str | Path, formats=FORMATS,
@@ -42,11 +63,12 @@ def write_bid_chart(stats: DeclarerStats, out: str | Path, formats=FORMATS,
             if not tag:
                 plots.save(plots.auction_curves(model, plots.caption(stats).replace(
                     f"{stats.deals:,} deals x {stats.variant.players} declarers", "auctions of the auction strategy")),
-                    stage / "auction_chart.png")
-            plots.save(plots.bid_heatmap(stats, confidence, note=note), stage / "bid_chart.png")
-            plots.save(plots.bid_heatmap(stats, confidence, by="trumps", note=note), stage / "bid_chart_trumps.png")
-            plots.save(plots.make_curves(stats), stage / "p_make.png")
-            plots.save(plots.total_distribution(stats), stage / "total_distribution.png")
+                    stage / "auction_chart.png", close=True)
+            plots.save(plots.bid_heatmap(stats, confidence, note=note), stage / "bid_chart.png", close=True)
+            plots.save(plots.bid_heatmap(stats, confidence, by="trumps", note=note), stage / "bid_chart_trumps.png",
+                       close=True)
+            plots.save(plots.make_curves(stats), stage / "p_make.png", close=True)
+            plots.save(plots.total_distribution(stats), stage / "total_distribution.png", close=True)
         if "csv" in formats:
             for by, name in (("aces_tens", "bid_table.csv"), ("aces,tens", "bid_table_aces_tens.csv"),
                              ("trumps", "bid_table_trumps.csv")):

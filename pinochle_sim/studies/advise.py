@@ -22,8 +22,8 @@ from ..runs import HERE, Chunk, Run, Where, chunks_of
 from ..engine.cards import SUITS, format_hand, hand_counts
 from ..engine.meld import meld_all_trumps
 from ..engine.auction import N_SITUATIONS, SITUATIONS, hand_worth, situation
-from ..engine.hand import (COLUMNS, SIDE_TOTAL, TRICKS0, TRUMP, _after_pass, _declare_hand, _worths_around,
-                           others_score)
+from ..engine.hand import (COLUMNS, SIDE_TOTAL, TRICKS0, TRUMP, after_pass, declare_hand, others_score,
+                           worths_around)
 from .simulate import Setup
 from .stats import t975, wilson
 from .tables import recommended_bid
@@ -39,22 +39,16 @@ class AuctionError(ValueError):
 def _declared_chunk(setup: Setup, counts: np.ndarray, index: np.ndarray, dealer: int, trumps: np.ndarray,
                     chunk: Chunk) -> np.ndarray:
     """:func:`simulate_hand`'s rows for the deal numbers ``index[chunk.start:][:chunk.count]``."""
-    part = index[chunk.start:chunk.start + chunk.count]
-    rows = np.empty((len(part), len(trumps), len(COLUMNS)), np.int32)
-    _declare_hand(np.uint64(chunk.seed), part, 0, counts, dealer, trumps, setup.tables, setup.policy, setup.search,
-                  rows)
-    return rows
+    return declare_hand(setup.loop, chunk.seed, index[chunk.start:chunk.start + chunk.count], 0, counts, dealer,
+                        trumps)
 
 
 def _after_pass_chunk(setup: Setup, counts: np.ndarray, index: np.ndarray, state: dict, chunk: Chunk) -> np.ndarray:
     """:func:`_values`' score differences after passing, for ``index[chunk.start:][:chunk.count]``."""
-    part = index[chunk.start:chunk.start + chunk.count]
     passed = np.zeros(setup.variant.players, np.bool_)
     passed[list(state["passed"])] = True
-    after = np.empty(len(part), np.float64)
-    _after_pass(np.uint64(chunk.seed), part, counts, state["dealer"], passed, state["high"], state["high_seat"],
-                setup.tables, setup.bid, setup.policy, setup.search, setup.max_calls, after)
-    return after
+    return after_pass(setup.loop, chunk.seed, index[chunk.start:chunk.start + chunk.count], counts, state["dealer"],
+                      passed, state["high"], state["high_seat"])
 
 
 def _over_worlds(fn, n: int, seed: int, run: Run | None, tag: str) -> np.ndarray:
@@ -393,8 +387,7 @@ def consistent_deals(counts: np.ndarray, v: Variant, state: dict, model, want: i
     tried = have = 0
     while have < want and tried < max_draws:
         n = min(max(4 * (want - have), 2000), max_draws - tried)
-        worth = np.empty((n, v.players, N_SITUATIONS))
-        _worths_around(np.uint64(seed), np.int64(tried), n, 0, counts, setup.tables, setup.bid, worth)
+        worth = worths_around(setup.loop, seed, tried, n, 0, counts)
         hit = tried + np.nonzero(agrees(worth, state, setup.bid.margin, v))[0]
         found.append(hit)
         have += len(hit)

@@ -25,11 +25,13 @@ import pandas as pd
 
 from .. import __version__
 from ..runs import HERE, Chunk, Run, Where, chunks_of
-from ..engine.hand import (BID, BID_ACES, BID_MELD, BID_TENS, BIDDER, COLUMNS, MADE, MELD0, POINTS0, SCORE0,
-                           SIDE_TOTAL, THROWN, TRICKS0, _play_many, others_score, partner_meld, side_of)
+from ..engine.hand import (BID, BID_ACES, BID_MELD, BID_TENS, BIDDER, MADE, MELD0, POINTS0, SCORE0,
+                           SIDE_TOTAL, THROWN, TRICKS0, others_score, partner_meld, play_rows, side_of)
 from .simulate import Setup
 from .stats import holm, mean_se, paired
-from .tables import MAX_CARDS, N_BANDS, cached_stats, recommended_grid
+from ..engine.auction import MAX_CARDS, N_BANDS
+from .declarer import cached_stats
+from .tables import recommended_grid
 from .strategies import DEFAULT_BIDDING, default_bidding, strategy
 from ..engine.variants import Variant, variant
 from ..engine.tricks import DEFAULT_POLICY
@@ -74,12 +76,6 @@ class Comparison:
                 "version": __version__}
 
 
-def _rows(setup: Setup, seed: int, start: int, n: int) -> np.ndarray:
-    rows = np.empty((n, len(COLUMNS)), np.int32)
-    _play_many(np.uint64(seed), np.int64(start), n, *setup.args(), setup.max_calls, rows)
-    return rows
-
-
 def _recommendation_lookup(v: Variant, policy: str, seed: int, deals: int) -> tuple[np.ndarray, int]:
     """rec[band, aces, tens]: the 67% bid of the variant's own table (NaN: pass)."""
     stats = cached_stats(v, deals, seed + 7919, policy)  # other deals than the comparison's
@@ -95,7 +91,7 @@ def metric_chunk(v: Variant, setups: list[Setup], rec: np.ndarray, band: int, ch
     acc = {k: np.zeros(deals) for k in ("tp", "meld", "total", "made_rec", "rec_n")}
     seats = v.players
     for seat in range(seats):
-        r = _rows(setups[seat], chunk.seed, chunk.start, deals).astype(np.int64)
+        r = play_rows(setups[seat].loop, chunk.seed, chunk.start, deals).astype(np.int64)
         side = v.team(seat)
         acc["tp"] += r[:, POINTS0 + side]
         acc["meld"] += r[:, MELD0 + seat] + partner_meld(v, r, np.full(deals, seat))
@@ -106,7 +102,7 @@ def metric_chunk(v: Variant, setups: list[Setup], rec: np.ndarray, band: int, ch
         made = has & (r[:, SIDE_TOTAL] >= np.nan_to_num(b)) & (r[:, TRICKS0 + side] >= v.min_tricks)
         acc["made_rec"] += made
         acc["rec_n"] += has
-    a = _rows(setups[seats], chunk.seed, chunk.start, deals).astype(np.int64)
+    a = play_rows(setups[seats].loop, chunk.seed, chunk.start, deals).astype(np.int64)
     thrown = a[:, THROWN] == 1
     bt = np.where(thrown, 0, side_of(v, a[:, BIDDER]))
     bidder_score = np.where(thrown, 0, np.take_along_axis(a[:, SCORE0:SCORE0 + v.teams], bt[:, None], 1)[:, 0])
@@ -145,19 +141,40 @@ def metric_values(v: Variant, deals: int, seed: int, policy: str = DEFAULT_POLIC
     return {m: np.concatenate([p[m] for p in parts]) for m in parts[0]}
 
 
+def held_bidding(bidding, vs: list[Variant]) -> tuple[dict[str, object], str]:
+    """Each variant's bidding in a comparison, and the bidding's description. A strategy fitted to
+    the variant (``auction``, ``table``...) is fitted once per game, on the first variant of that
+    preset, and held for the preset's other variants: an option that changes only the card play
+    then changes no auction, and no fit's noise enters a difference. Strategies that are not
+    fitted bid by each variant's own rules as always."""
+    specs, fitted_on = {}, {}
+    for v in vs:
+        s = strategy(bidding if bidding is not None else default_bidding(v))
+        if s.fitted:
+            first = fitted_on.setdefault((v.name, s.spec), v)
+            s = specs[first.spec] if first is not v else s.held(v)
+        specs[v.spec] = s
+    text = strategy(bidding).spec if bidding is not None else default_bidding(vs[0])
+    if fitted_on:
+        text += " (fitted once on " + ", ".join(v.spec for v in fitted_on.values()) + ")"
+    return specs, text
+
+
 def compare(variants: list[Variant | str], deals: int = 100_000, seed: int = 0,
             policy: str = DEFAULT_POLICY, progress: bool = False, table_deals: int = 100_000,
             bidding=None, where: Where | None = None) -> Comparison:
     """Compare variants on the same deals; the first is the baseline. Every seat bids by
-    ``bidding`` (default: the toolkit's default strategy, which adapts to each variant's rules,
-    so a change of play can change the auctions too; a fixed strategy such as ``formula`` keeps
-    them apart).
+    ``bidding`` (default: the toolkit's default strategy). A strategy fitted to the variant is
+    fitted once per preset and held for its options (:func:`held_bidding`), so a rule of play
+    changes no auction; variants of different presets bid by their own fits.
 
     The tidy table has one row per (variant, metric): the variant's mean and standard error,
     and against the baseline the mean paired difference, its standard error and 95% interval,
     (``diff``, ``diff_se``, ``ci_low``, ``ci_high``), the p-value, the Holm-adjusted p-value
     over every difference (``p_holm``), the unpaired standard error
-    and how many times more deals an unpaired comparison would need (``deals_saved``).
+    and how many times more deals an unpaired comparison would need (``deals_saved``). ``mean``
+    is over the deals where the variant's metric is defined; the difference is over the deals
+    where both are (``pairs`` of them), whose two means are ``base_mean`` and ``paired_mean``.
 
     ``where``: a Dask cluster for the chunks of deals and whether the run can be resumed
     (:mod:`pinochle_sim.runs`); the comparison is the same wherever the chunks ran.
@@ -172,6 +189,7 @@ def compare(variants: list[Variant | str], deals: int = 100_000, seed: int = 0,
                          + ", ".join(f"{k} deals {p}x{h}" + (f"+{c}" if c else "")
                                      for k, (p, h, c) in tables.items()))
     values: dict[str, dict[str, np.ndarray]] = {}
+    bids, bidding_text = held_bidding(bidding, vs)
     identity = {"command": "compare", "variants": [v.spec for v in vs], "deals": deals, "seed": seed,
                 "policy": policy, "table_deals": table_deals, "bidding": str(bidding)}
     with Run(where, identity, f"comparing {len(vs)} variants", False) as run, \
@@ -179,7 +197,7 @@ def compare(variants: list[Variant | str], deals: int = 100_000, seed: int = 0,
         for v in vs:
             if v.spec not in values:
                 values[v.spec] = metric_values(v, deals, seed, policy, table_deals=table_deals,
-                                               bidding=bidding, run=run)
+                                               bidding=bids[v.spec], run=run)
             pb.update(1)
     base = vs[0]
     rows = []
@@ -195,6 +213,5 @@ def compare(variants: list[Variant | str], deals: int = 100_000, seed: int = 0,
     table = pd.DataFrame(rows)
     if "p_value" in table:
         table["p_holm"] = holm(table["p_value"].to_numpy())
-    return Comparison(vs, deals, seed, policy, values, table,
-                      bidding=strategy(bidding).spec if bidding else default_bidding(vs[0]))
+    return Comparison(vs, deals, seed, policy, values, table, bidding=bidding_text)
 

@@ -122,17 +122,19 @@ def _play_matches(seed, start, n, tb, bd, policy, search, max_calls, target, hig
         play_match(seed, start + m, tb, bd, policy, target, higher_wins, set_out, w, row, out[m])
 
 
-def _end_rules(v: Variant) -> tuple[int, bool, int]:
+def end_rules(v: Variant) -> tuple[int, bool, int]:
+    """A match's end as the kernel reads it: the target, whether the higher score wins when both
+    sides pass it, and the score that sets a side out (``NO_SET_OUT``: none)."""
     return v.target, v.both_past == BOTH_PAST[0], NO_SET_OUT if v.set_out is None else v.set_out
 
 
 def match_chunk(setup: Setup, chunk: Chunk) -> np.ndarray:
     """The rows of one chunk of matches (every column of ``MATCH_COLUMNS``)."""
     out = np.empty((chunk.count, len(MATCH_COLUMNS)), np.int64)
-    target, higher, set_out = _end_rules(setup.variant)
-    _, tb, bd, pol, search = setup.args()  # no forced bidder in a match
-    _play_matches(np.uint64(chunk.seed), np.int64(chunk.start), chunk.count, tb, bd, pol, search, setup.max_calls,
-                  target, higher, set_out, out)
+    target, higher, set_out = end_rules(setup.variant)
+    loop = setup.loop  # no forced bidder in a match
+    _play_matches(np.uint64(chunk.seed), np.int64(chunk.start), chunk.count, loop.tables, loop.bidding, loop.policy,
+                  loop.search, loop.max_calls, target, higher, set_out, out)
     return out
 
 

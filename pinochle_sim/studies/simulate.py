@@ -17,24 +17,23 @@ import pandas as pd
 from .. import __version__
 from ..engine.auction import compile_bidding
 from ..engine.cards import COPIES, N_KINDS, SUITS
-from ..engine.hand import C, COLUMNS, TRUMP, _play_many, _play_many_dd, columns, max_calls, policy_codes
-from ..engine.variants import Variant, band_width, compile_variant, meld_unit, variant
-from ..engine.tricks import DEFAULT_POLICY, search_room
+from ..engine.hand import C, COLUMNS, TRUMP, Loop, columns, max_calls, play_rows, play_rows_dd, policy_codes
+from ..engine.variants import Variant, band_width, meld_unit, variant
+from ..engine.tricks import DEFAULT_POLICY
 from ..files import atomic_write, sidecar
 from ..runs import HERE, Chunk, Run, Where, chunks_of
 from .strategies import Strategy, default_bidding, strategies_arrays, strategy
 
 
 class Setup:
-    """A variant and the seats' policies, compiled for the kernels."""
+    """A variant and the seats' strategies and play, compiled for the kernels: ``loop``
+    (``hand.Loop``) is what every loop over deals reads, built here and nowhere else."""
 
     def __init__(self, v: Variant | str = "thousand", policy: str | list[str] = DEFAULT_POLICY,
                  bidding=None, forced_bidder: int = -1):
         self.variant = variant(v) if isinstance(v, str) else v
         seats = self.variant.players
-        self.policy_names, self.policy = policy_codes(self.variant, policy)
-        self.tables = compile_variant(self.variant)
-        self.search = search_room(self.tables, self.policy)
+        self.policy_names = policy_codes(self.variant, policy)[0]  # checked before a bidding is built
         bids = [bidding] * seats if bidding is None or isinstance(bidding, (str, Strategy)) else list(bidding)
         if len(bids) != seats:
             raise ValueError(f"give one bidding strategy, or one for each of the {seats} seats")
@@ -42,13 +41,7 @@ class Setup:
         default = "formula" if forced_bidder >= 0 else default_bidding(self.variant)
         self.bidding = [strategy(default if b is None else b) for b in bids]
         self.bid = compile_bidding(*strategies_arrays(self.bidding, self.variant), band_width(self.variant))
-        self.forced_bidder = int(forced_bidder)
-        self.max_calls = max_calls(self.variant)
-
-    def args(self) -> tuple:
-        """What :func:`_play_many` and its siblings read: the forced bidder, the variant's
-        tables, the seats' bidding, their play policies and the policies' ``search``."""
-        return self.forced_bidder, self.tables, self.bid, self.policy, self.search
+        self.loop = Loop.build(self.variant, self.bid, self.policy_names, forced_bidder)
 
     def provenance(self, seed: int, deals: int, start: int = 0) -> dict:
         return {"variant": self.variant.spec, "options": self.variant.options(),
@@ -115,15 +108,9 @@ def check_dd_from(v: Variant, dd_from: int | None) -> None:
 
 def chunk_rows(setup: Setup, dd_from: int | None, chunk: Chunk) -> tuple[np.ndarray, np.ndarray | None]:
     """The summary rows of one chunk of deals (and their ``dd_points`` with ``dd_from``)."""
-    rows = np.empty((chunk.count, len(COLUMNS)), np.int32)
     if dd_from is None:
-        _play_many(np.uint64(chunk.seed), np.int64(chunk.start), chunk.count, *setup.args(), setup.max_calls,
-                   rows)
-        return rows, None
-    dd = np.empty(chunk.count, np.int32)
-    _play_many_dd(np.uint64(chunk.seed), np.int64(chunk.start), chunk.count, *setup.args(), setup.max_calls,
-                  dd_from, rows, dd)
-    return rows, dd
+        return play_rows(setup.loop, chunk.seed, chunk.start, chunk.count), None
+    return play_rows_dd(setup.loop, chunk.seed, chunk.start, chunk.count, dd_from)
 
 
 def _frames(setup: Setup, run: Run, chunks: list[Chunk], dd_from: int | None,

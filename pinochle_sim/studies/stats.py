@@ -27,8 +27,9 @@ def paired(base: np.ndarray, other: np.ndarray) -> dict:
     """Compare ``other`` with ``base`` deal by deal (deals where both are defined).
 
     Returns the mean difference, its standard error ``diff_se`` and 95% interval, a two-sided p-value
-    (normal), the unpaired standard error of the same difference, and ``deals_saved``: how many
-    times more deals an unpaired comparison would need for the same precision.
+    (normal), the unpaired standard error of the same difference, ``deals_saved``: how many
+    times more deals an unpaired comparison would need for the same precision, and the two means
+    on those deals (``base_mean``, ``paired_mean``; their difference is ``diff``).
 
     >>> r = paired(np.array([1.0, 2, 3, 4]), np.array([1.5, 2.5, 3.5, 4.5]))
     >>> r["diff"], r["diff_se"], r["p_value"]
@@ -40,7 +41,8 @@ def paired(base: np.ndarray, other: np.ndarray) -> dict:
     if n < 2:
         return {"diff": float("nan"), "diff_se": float("nan"), "ci_low": float("nan"),
                 "ci_high": float("nan"), "p_value": float("nan"), "se_unpaired": float("nan"),
-                "deals_saved": float("nan"), "pairs": n}
+                "deals_saved": float("nan"), "pairs": n, "base_mean": float("nan"),
+                "paired_mean": float("nan")}
     d = o - b
     diff = float(d.mean())
     se = float(d.std(ddof=1) / math.sqrt(n))
@@ -51,7 +53,8 @@ def paired(base: np.ndarray, other: np.ndarray) -> dict:
         p = 1.0 if diff == 0 else 0.0
     return {"diff": diff, "diff_se": se, "ci_low": diff - Z95 * se, "ci_high": diff + Z95 * se,
             "p_value": p, "se_unpaired": se_unpaired,
-            "deals_saved": (se_unpaired / se) ** 2 if se > 0 else float("inf"), "pairs": n}
+            "deals_saved": (se_unpaired / se) ** 2 if se > 0 else float("inf"), "pairs": n,
+            "base_mean": float(b.mean()), "paired_mean": float(o.mean())}
 
 
 def holm(p_values: np.ndarray) -> np.ndarray:

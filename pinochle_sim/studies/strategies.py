@@ -11,7 +11,7 @@ to spare. Named strategies, as text like the variants (``table:conf=0.8``):
   unmoved strategy grows; ``value_bidding.json`` holds them and how they were found);
 * ``auction``: the highest bid a winner of the auction makes ``conf`` (0.67) of the time, by
   the auction situation it bids in and its hand, read from auctions in which every seat bids
-  so (``tables.auction_model``; the default until duplicate tournaments showed ``value``
+  so (``auction_model.auction_model``; the default until duplicate tournaments showed ``value``
   beating it);
 * ``formula``: meld, plus the side's trick points estimated from aces, tens and trumps, plus a
   partner allowance (the default before the auction-aware model);
@@ -84,6 +84,8 @@ class Strategy:
 
     name: str = "strategy"
     partner_margin: float = 30.0
+    #: Its limits come from a simulation of the variant (a table or a model fitted to it).
+    fitted: typing.ClassVar[bool] = False
 
     def limit(self, meld, aces, tens, trumps, v: Variant):  # pragma: no cover - abstract
         """The most this strategy bids, for arrays of meld (band low edges), aces, tens, trumps."""
@@ -100,6 +102,14 @@ class Strategy:
 
     def margin(self, v: Variant) -> float:
         return self.partner_margin * v.trick_total / 250
+
+    def held(self, v: Variant) -> Strategy:
+        """This strategy as it bids in ``v``, as fixed limits: fitted once, on ``v``, and so bidding
+        alike in a variant that differs from ``v`` in an option (a comparison holds the bidding
+        of a game's options so; each preset is fitted on its own)."""
+        weight, limits = self.lookup(v)
+        return Fixed(name=f"{self.spec} (fitted on {v.spec})", weight=weight, limits=limits,
+                     partner=self.margin(v))
 
     @property
     def spec(self) -> str:
@@ -169,6 +179,7 @@ class Table(Strategy):
     with seed ``seed``."""
 
     name: str = "table"
+    fitted: typing.ClassVar[bool] = True
     conf: float = 0.67
     deals: int = 100_000
     seed: int = 7919
@@ -177,7 +188,8 @@ class Table(Strategy):
     def lookup(self, v: Variant) -> tuple[float, np.ndarray]:
         key = v.spec
         if key not in self._tables:
-            from .tables import cached_stats, recommended_grid_trumps
+            from .declarer import cached_stats
+            from .tables import recommended_grid_trumps
             stats = cached_stats(v, int(self.deals), int(self.seed))
             self._tables[key] = np.ascontiguousarray(recommended_grid_trumps(stats, self.conf))
         return 0.0, self._tables[key]
@@ -185,7 +197,8 @@ class Table(Strategy):
     def predict(self, contracts, v: Variant) -> np.ndarray:
         """The made-to-declare table's chance of making each contract (rows of
         ``simulate.play``), moved by trump length as the strategy's bids are."""
-        from .tables import cached_stats, p_make_each, trump_shift
+        from .declarer import cached_stats
+        from .tables import p_make_each, trump_shift
         stats = cached_stats(v, int(self.deals), int(self.seed))
         band = np.minimum(contracts.bid_meld.to_numpy() // stats.band, N_BANDS - 1)
         aces = np.minimum(contracts.bid_aces.to_numpy(), MAX_CARDS - 1)
@@ -197,17 +210,20 @@ class Table(Strategy):
 
 @dataclass(frozen=True)
 class Fixed(Strategy):
-    """Limits given as an array ``limits[situation, band, aces, tens, trumps]`` (NaN: pass)."""
+    """Limits given as an array ``limits[situation, band, aces, tens, trumps]`` or ``[band,
+    aces, tens, trumps]`` (NaN: pass); ``partner``: the margin over a partner's bid, in the
+    variant's points (0: the partner's bid is a situation of the limits)."""
 
     name: str = "fixed"
     weight: float = 0.0
     limits: np.ndarray = field(default=None, compare=False, repr=False)  # type: ignore[assignment]
+    partner: float = 0.0
 
     def lookup(self, v: Variant) -> tuple[float, np.ndarray]:
         return self.weight, self.limits
 
     def margin(self, v: Variant) -> float:
-        return 0.0  # the partner's bid is a situation of the table
+        return self.partner
 
 
 @dataclass(frozen=True)
@@ -215,11 +231,12 @@ class Auction(Strategy):
     """The highest bid the side makes ``conf`` of the time *when it wins the auction*: the
     hand's made-to-declare estimate (meld + the rule of thumb's aces, tens and trumps) plus how
     far above it contracts won in the same auction situation are still made ``conf`` of the
-    time. An :class:`~pinochle_sim.tables.AuctionModel` built from auctions in which every seat
+    time. An :class:`~pinochle_sim.auction_model.AuctionModel` built from auctions in which every seat
     bids so, rebuilt until it stops changing (``deals`` per iteration, seeds from ``seed``;
     cached on disk). Its estimate of a contract is :meth:`predict`."""
 
     name: str = "auction"
+    fitted: typing.ClassVar[bool] = True
     conf: float = 0.67
     deals: int = field(default_factory=model_deals)
     seed: int = 7919
@@ -228,7 +245,7 @@ class Auction(Strategy):
 
     def model(self, v: Variant):
         if v.spec not in self._models:
-            from .tables import cached_auction_model
+            from .auction_model import cached_auction_model
             self._models[v.spec] = cached_auction_model(v, self.conf, int(self.deals), int(self.seed),
                                                         "rule" if self.rule else "table")
         return self._models[v.spec]

@@ -36,7 +36,6 @@ from pinochle_sim import plots
 from pinochle_sim.match import calibration, tournament
 from pinochle_sim.odds import exact_odds, meld_distribution
 from pinochle_sim.report import provenance_line
-from pinochle_sim.strategies import default_bidding
 from pinochle_sim.tables import rule_text
 
 DEALS = int(os.environ.get("PINOCHLE_DEALS", "500000"))
@@ -96,7 +95,7 @@ ps.partner_adds(stats).round(2)
 # %%
 advice = ps.advise("AS TS KS QS JS 9S AH TH KH QH AD KD QD AC KC", V, deals=min(DEALS, 5000), seed=1)
 print(advice["why"])
-print(provenance_line(advice["provenance"], default_bidding(V)))
+print(provenance_line(advice["provenance"]))
 plots.advice_curve(advice)
 
 # %% [markdown]

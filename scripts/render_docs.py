@@ -22,6 +22,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from pinochle_sim.stats import Z95
+
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "results"
 #: The files whose figures are rendered (docs/bidding.md is rendered whole elsewhere).
@@ -43,17 +45,17 @@ def _csv(path: str, index_col=None) -> pd.DataFrame:
 
 
 def _format(x: float, fmt: str) -> str:
-    """``fmt``: a format spec (``,.0f``, ``+.1f``), after an optional ``/divisor`` or ``*factor``;
-    ``1in``: "1 in N" of a chance; a leading ``±`` is kept in front."""
-    if fmt.startswith("±"):
-        return "±" + _format(x, fmt[1:])
+    """``fmt``: a format spec (``,.0f``, ``+.1f``), after an optional ``/divisor:``;
+    ``ci95.2f``: a standard error as "±" the half-width of its 95% interval; ``1in``: "1 in N"
+    of a chance."""
+    if fmt.startswith("ci95"):
+        return "±" + format(Z95 * x, fmt[len("ci95"):])
     if fmt == "1in":
         n = 1 / x
         return f"1 in {n:,.0f}" if n >= 10 else f"1 in {n:.1f}"
-    m = re.fullmatch(r"([/*])([0-9.e+-]+):(.*)", fmt)
+    m = re.fullmatch(r"/([0-9.e+-]+):(.*)", fmt)
     if m:
-        x = x / float(m.group(2)) if m.group(1) == "/" else x * float(m.group(2))
-        fmt = m.group(3)
+        x, fmt = x / float(m.group(1)), m.group(2)
     return format(x, fmt)
 
 
@@ -105,7 +107,7 @@ def policy_shift(variant: str, policy: str = "pimc", min_hands: int = 100) -> di
     diff = float((w * (both.mean_total_b - both.mean_total_a)).sum())
     se = math.sqrt(float((w ** 2 * (both.se_total_a ** 2 + both.se_total_b ** 2)).sum()))
     moved = both.bid_67_b - both.bid_67_a
-    return {"diff": diff, "ci": 1.96 * se, "cells": len(both), "hands": int(both.hands_b.sum()),
+    return {"diff": diff, "ci": Z95 * se, "cells": len(both), "hands": int(both.hands_b.sum()),
             "up": float((moved > 0).mean()), "down": float((moved < 0).mean())}
 
 

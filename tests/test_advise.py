@@ -74,6 +74,7 @@ def test_tiny_samples_answer_with_wide_intervals():
     assert lo < a["expected_total"] < hi
     r_lo, r_hi = a["recommended_bid_range"]
     assert r_lo is None or r_hi is None or r_lo <= r_hi
+    assert a["provenance"]["bidding"] == "value"  # what the other seats bid by, as in every provenance
 
 
 def _partner_marriages_exact():

@@ -9,11 +9,9 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from ..studies.advise import advise
-from ..studies.strategies import default_bidding
 from .plots import advice_curve
 from .report import provenance_line
 from ..engine.variants import PRESETS
-from ..engine.variants import variant as parse_variant
 
 
 def advice_view(hand: str, variant: str = "thousand", auction: str = "", deals: int = 4000,
@@ -39,7 +37,7 @@ def advice_view(hand: str, variant: str = "thousand", auction: str = "", deals: 
                 f"{lo or 'pass'}-{hi}): {a['why']}.")
     if "call" in a:
         line += f"\nCall now: {a['call']} ({a['call_why']})."
-    line += "\n" + provenance_line(a["provenance"], default_bidding(parse_variant(a["variant"])))
+    line += "\n" + provenance_line(a["provenance"])
     return table, line, advice_curve(a)
 
 

@@ -55,15 +55,17 @@ def _styled():
     mpl.interactive(interactive)
 
 
-def _figure(figsize: tuple[float, float], ax=None, fig=None, **subplots) -> tuple[Figure, object]:
+def _figure(figsize: tuple[float, float], ax=None, fig=None, **subplots) -> tuple[Figure, object, bool]:
     """Where a chart draws: on ``ax`` (and its figure), else on ``fig`` (its axes made here:
-    one, or a grid with ``nrows``/``ncols``), else on a new pyplot figure of ``figsize``."""
+    one, or a grid with ``nrows``/``ncols``), else on a new pyplot figure of ``figsize``; and
+    whether the figure is the chart's own (laid out and captioned here)."""
     if ax is not None:
-        return ax.figure, ax
-    if fig is None:
+        return ax.figure, ax, False
+    own = fig is None
+    if own:
         import matplotlib.pyplot as plt
         fig = plt.figure(figsize=figsize, FigureClass=Chart)
-    return fig, fig.subplots(**subplots)
+    return fig, fig.subplots(**subplots), own
 
 
 def _finish(fig: Figure, ax, own: bool, caption_text: str,
@@ -99,8 +101,7 @@ def bid_heatmap(stats: DeclarerStats, confidence: float = 0.67, min_hands: int =
     grid[~(hands >= min_hands)] = np.nan
     xlabel = {"aces_tens": "aces + tens in your hand", "trumps": "cards of the trump you name"}[by]
     with _styled():
-        own = ax is None
-        fig, ax = _figure((9, 6.2), ax)
+        fig, ax, own = _figure((9, 6.2), ax)
         im = ax.imshow(np.ma.masked_invalid(grid), origin="lower", aspect="auto", cmap="viridis")
         ax.set_xticks(range(len(columns)), [str(c) for c in columns])
         ax.set_yticks(range(len(bands)), bands)
@@ -143,8 +144,7 @@ def make_curves(stats: DeclarerStats, cells: list[tuple[str, int]] | None = None
     if cells is None:
         cells = _typical_cells(table, min_hands)
     with _styled():
-        own = ax is None
-        fig, ax = _figure((9, 5.5), ax)
+        fig, ax, own = _figure((9, 5.5), ax)
         for band, at in cells:
             row = table.loc[(band, at)]
             p = row[pcols].to_numpy(dtype=float)
@@ -187,8 +187,7 @@ def total_distribution(stats: DeclarerStats, ax=None) -> Figure:
     counts = stats.cube.sum(axis=(1, 2))  # [band, bin]
     values = (np.arange(counts.shape[1]) - 1) * stats.unit
     with _styled():
-        own = ax is None
-        fig, ax = _figure((9, 5), ax)
+        fig, ax, own = _figure((9, 5), ax)
         total = counts.sum(0)
         ax.bar(values[1:], total[1:] / total.sum(), width=stats.unit, color="0.75",
                label="all declared hands")
@@ -225,8 +224,7 @@ def calibration_plot(tables: dict, caption_text: str = "", ax=None) -> Figure:
     """Predicted chance of making the contract against the share made, one line per variant
     (``tables``: name -> the DataFrame of ``match.calibration``), with 95% Wilson intervals."""
     with _styled():
-        own = ax is None
-        fig, ax = _figure((6, 6), ax)
+        fig, ax, own = _figure((6, 6), ax)
         for name, c in tables.items():
             ax.errorbar(c.predicted, c.made, yerr=[c.made - c.made_low, c.made_high - c.made], fmt="o-",
                         capsize=3, label=name)
@@ -265,8 +263,7 @@ def comparison_plot(table, title: str, caption_text: str = "", fig=None) -> Figu
     labels = {v: _short_label(v, t.baseline.iloc[0]) for v in t.variant.unique()}
     notes: set[str] = set()
     with _styled():
-        own = fig is None
-        fig, axes = _figure((13 if ncols == 2 else 7, nrows * (0.32 * n_var + 1.1) + 1.2), fig=fig,
+        fig, axes, own = _figure((13 if ncols == 2 else 7, nrows * (0.32 * n_var + 1.1) + 1.2), fig=fig,
                             nrows=nrows, ncols=ncols, squeeze=False)
         for ax, metric in zip(axes.flat, metrics):
             part = t[t.metric == metric].sort_values("diff")
@@ -316,8 +313,7 @@ def advice_curve(advice: dict, ax=None) -> Figure:
     lo, hi = np.array(list(advice["p_make_ci95"].values())).T
     prov = advice["provenance"]
     with _styled():
-        own = ax is None
-        fig, ax = _figure((8, 4.6), ax)
+        fig, ax, own = _figure((8, 4.6), ax)
         ax.fill_between(bids, lo, hi, color="C0", alpha=0.25, lw=0, label="95% interval")
         ax.plot(bids, p, color="C0", lw=2, label=f"trump {advice['best_trump']}")
         ax.axhline(advice["confidence"], color="0.6", lw=0.8, ls="--")
@@ -342,8 +338,7 @@ def auction_curves(model, caption_text: str = "", ax=None) -> Figure:
     from ..studies.auction_model import auction_table
     t = auction_table(model)
     with _styled():
-        own = ax is None
-        fig, ax = _figure((9, 5.5), ax)
+        fig, ax, own = _figure((9, 5.5), ax)
         for k, (name, part) in enumerate(t.groupby("situation", sort=False)):
             color = f"C{k}"
             big = part[part.weight >= 20]

@@ -19,17 +19,13 @@ from ..studies.tables import (CONFIDENCES, bid_table, partner_adds,
 FORMATS = ("png", "csv", "json")
 
 
-def provenance_line(p: dict, bidding: str | None = None) -> str:
+def provenance_line(p: dict) -> str:
     """One line naming what a result was made with, from its ``provenance()``: variant, card play,
     bidding, size, seed and version. The notebooks print it under their results, and a test holds
-    the committed notebooks' lines to today's defaults. ``bidding``: for a result whose
-    provenance does not name it."""
+    the committed notebooks' lines to today's defaults."""
     what = p.get("variant") or ", ".join(p.get("variants", []))
-    if "strategies" in p:
-        bidding = "the strategies compared"
-    elif "declarers_per_deal" in p:
-        bidding = "none, every seat made to declare"
-    bidding = p.get("bidding", bidding)
+    bidding = p.get("bidding") or ("the strategies compared" if "strategies" in p else
+                                   "none, every seat made to declare")
     size = next((f"{p[k]:,} {k.replace('_', ' ')}" for k in ("deals", "matches_per_pairing", "matches_per_table")
                  if k in p), "")
     play = p.get("play_policy")
@@ -60,15 +56,16 @@ def write_bid_chart(stats: DeclarerStats, out: str | Path, formats=FORMATS,
         model = strategy("auction").model(stats.variant)  # the auction model's chances after an auction
         note = describe(default, stats.variant)
         if "png" in formats:
+            def draw(fig, name: str) -> None:
+                plots.save(fig, stage / name, close=True)
             if not tag:
-                plots.save(plots.auction_curves(model, plots.caption(stats).replace(
+                draw(plots.auction_curves(model, plots.caption(stats).replace(
                     f"{stats.deals:,} deals x {stats.variant.players} declarers", "auctions of the auction strategy")),
-                    stage / "auction_chart.png", close=True)
-            plots.save(plots.bid_heatmap(stats, confidence, note=note), stage / "bid_chart.png", close=True)
-            plots.save(plots.bid_heatmap(stats, confidence, by="trumps", note=note), stage / "bid_chart_trumps.png",
-                       close=True)
-            plots.save(plots.make_curves(stats), stage / "p_make.png", close=True)
-            plots.save(plots.total_distribution(stats), stage / "total_distribution.png", close=True)
+                    "auction_chart.png")
+            draw(plots.bid_heatmap(stats, confidence, note=note), "bid_chart.png")
+            draw(plots.bid_heatmap(stats, confidence, by="trumps", note=note), "bid_chart_trumps.png")
+            draw(plots.make_curves(stats), "p_make.png")
+            draw(plots.total_distribution(stats), "total_distribution.png")
         if "csv" in formats:
             for by, name in (("aces_tens", "bid_table.csv"), ("aces,tens", "bid_table_aces_tens.csv"),
                              ("trumps", "bid_table_trumps.csv")):

@@ -158,10 +158,10 @@ def advise(hand, v: Variant | str = "thousand", deals: int = 10_000, seed: int =
     counts = hand_counts(hand, v.hand_size)
     state = conditioning = None
     index: int | np.ndarray = deals
+    model = strategy(model or default_bidding(v))
     if auction is not None:
         state = read_auction(auction, v, dealer)
         dealer = state["dealer"]
-        model = strategy(model or default_bidding(v))
         index, tried = consistent_deals(counts, v, state, model, deals, seed)
         conditioning = {"model": model.spec, "drawn": tried, "kept": int(len(index)),
                         "effective_sample_size": int(len(index)),
@@ -237,7 +237,7 @@ def _advise(counts, v, deals, index, seed, confidence, policy, dealer, auction, 
         "recommended_bid": rec, "recommended_bid_range": [rec_lo, rec_hi],
         "confidence": confidence, "why": why,
         "provenance": {"variant": v.spec, "options": v.options(), "play_policy": policy,
-                       "seed": seed, "deals": deals,
+                       "bidding": model.spec, "seed": seed, "deals": deals,
                        "dealer": "every seat in turn" if dealer is None else dealer,
                        "method": f"the hand fixed, the other {48 - v.hand_size} cards dealt at random, "
                                  + ("the kitty taken, trump named after the discard" if v.kitty else

@@ -6,9 +6,11 @@ BASE := $(VENV)/.base
 STAMP := $(VENV)/.installed
 
 VARIANTS := thousand modern-15 modern classic classic-pass4 three-hand
+FOUR_HAND := thousand modern-15 modern classic classic-pass4
 CHART_DEALS ?= 500000
 RESULTS_DEALS ?= 1000000
 PIMC_DEALS ?= 8000
+PIMC_CALIBRATION_DEALS ?= 20000
 
 .PHONY: install test lint chart results docs bidding notebooks lab odds bench clean
 
@@ -69,6 +71,12 @@ results: $(BASE)
 	for v in $(VARIANTS); do \
 	  $(BIN)/pinochle-sim calibrate --variant $$v --deals 200000 --seed 11 \
 	    --csv results/calibration_$$v.csv --plot results/calibration_$$v.png > results/calibration_$$v.txt || exit 1; \
+	done
+	for v in $(FOUR_HAND); do \
+	  $(BIN)/pinochle-sim calibrate --variant $$v --deals 200000 --seed 11 --against tricks \
+	    --csv results/calibration_$${v}_against-tricks.csv > results/calibration_$${v}_against-tricks.txt || exit 1; \
+	  $(BIN)/pinochle-sim calibrate --variant $$v --deals $(PIMC_CALIBRATION_DEALS) --seed 11 --policy pimc \
+	    --csv results/calibration_$${v}_pimc.csv > results/calibration_$${v}_pimc.txt || exit 1; \
 	done
 	$(BIN)/python scripts/play_strength.py --deals 2000 > /dev/null
 	$(BIN)/python scripts/run_notebooks.py

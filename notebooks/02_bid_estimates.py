@@ -75,15 +75,16 @@ for v in VARIANTS:
 
 # %% [markdown]
 # ### The rule of thumb for auction winners
-# With every seat bidding by the default (`auction`) strategy: how far the winner's side total
+# With every seat bidding by the default strategy (`value`): how far the winner's side total
 # sits above the made-to-declare rule, and its partner's meld, by the situation of the winning
-# bid (means with standard errors).
+# bid (means with standard errors); the bid charts' `auction_winners.csv` hold the same.
 
 # %%
-from pinochle_sim.strategies import strategy  # noqa: E402
+from pinochle_sim.simulate import Setup  # noqa: E402
+from pinochle_sim.strategies import default_bidding  # noqa: E402
 from pinochle_sim.auction_model import auction_summary  # noqa: E402
 
-winners = pd.concat({v: auction_summary(strategy("auction").model(ps.variant(v)), stats[v],
+winners = pd.concat({v: auction_summary(Setup(v, bidding=default_bidding(ps.variant(v))).bid, stats[v],
                                         deals=min(DEALS, 200_000))
                      .set_index("situation")[["contracts", "above_rule_of_thumb", "above_rule_of_thumb_se",
                                                "partner_meld", "made"]] for v in ("thousand", "classic")})

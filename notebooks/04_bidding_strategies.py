@@ -80,7 +80,14 @@ pd.DataFrame(rows).set_index(["variant", "against"]).round(2)
 
 # %%
 calib = {s: calibration("thousand", s, deals=DEALS, seed=11) for s in ("table", "auction")}
-pd.concat(calib).round(3)
+pd.concat({s: c.bins for s, c in calib.items()}).round(3)
+
+# %% [markdown]
+# At the margin (the contracts bid at the bidder's own limit, where a strategy spends its
+# confidence), by the situation of the winning bid, with the Brier score of each:
+
+# %%
+pd.concat({s: c.margin for s, c in calib.items()}).round(3)
 
 # %%
 plots.calibration_plot(calib, f"thousand | {DEALS:,} deals, seed 11, every seat bidding with the "

@@ -1,5 +1,6 @@
 """How strong each card-play policy is, per variant: writes ``results/play_strength.md`` (and
-``.json``). Usage: ``python scripts/play_strength.py [--deals N] [--gap-deals N]``.
+``.json``). Usage: ``python scripts/play_strength.py [--deals N] [--gap-deals N] [--variants V ...]``
+(``--variants``: measure only those, keeping the other variants' rows of the JSON file).
 
 Two measures. Against double dummy: each deal is bid (each variant's default bidding) and played
 by one policy at every seat; the same deal is then solved with every seat playing perfectly with
@@ -36,9 +37,21 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--dd-from", type=int, default=4)
     p.add_argument("--out", default=str(OUT))
+    p.add_argument("--variants", nargs="+", choices=VARIANTS, default=list(VARIANTS),
+                   help="measure these only; the other variants' rows are kept from the JSON file")
     args = p.parse_args(argv)
-    gaps = [play_gap(v, args.gap_deals, args.seed, args.dd_from, policy=pol, progress=True)
-            for v in VARIANTS for pol in GAP_POLICIES]
+    kept = {"against_double_dummy": [], "head_to_head": []}
+    if set(args.variants) != set(VARIANTS):
+        kept = json.loads(Path(args.out).with_suffix(".json").read_text())
+    order = {v: i for i, v in enumerate(VARIANTS)}
+
+    def merged(key: str, new: list[dict]) -> list[dict]:
+        old = [r for r in kept[key] if r["variant"] not in args.variants]
+        return sorted(old + new, key=lambda r: order[r["variant"]])  # stable: each variant's rows in order
+
+    gaps = merged("against_double_dummy", [play_gap(v, args.gap_deals, args.seed, args.dd_from, policy=pol,
+                                                    progress=True)
+                                           for v in VARIANTS if v in args.variants for pol in GAP_POLICIES])
     lines = [
         "# Card play: the policies against double dummy and head to head",
         "",
@@ -69,8 +82,9 @@ def main(argv: list[str] | None = None) -> int:
             f"| {r['variant']} | {r['policy']} | {r['contracts']:,} | {r['actual']:.1f} | {r['double_dummy']:.1f} "
             f"| {_ci(r, 'gap')} | {r['mean_abs_gap']:.1f} "
             f"| {r['actual_above']:.0%} / {r['equal']:.0%} / {r['actual_below']:.0%} | {r['seconds']:.0f} |")
-    duels = [strength(v, a, b, args.deals, args.seed, dd_from=None, progress=True)
-             for v in VARIANTS for b, a in itertools.combinations(POLICIES, 2)]
+    duels = merged("head_to_head", [strength(v, a, b, args.deals, args.seed, dd_from=None, progress=True)
+                                    for v in VARIANTS if v in args.variants
+                                    for b, a in itertools.combinations(POLICIES, 2)])
     lines += [
         "",
         "## Head to head",

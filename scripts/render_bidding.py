@@ -214,8 +214,9 @@ def render() -> str:
         "The limit is one formula per variant, with an allowance per auction situation: it does not",
         "read the bids' levels (how high the partner went), the hand's distribution beyond trump length,",
         "or the score of the match. The check moves one weight at a time; a move of two together, or a",
-        "strategy outside this family, can still gain. The auction model (`auction`) and its calibration",
-        "are unchanged; it still cannot see above its own limit (issue 31).",
+        "strategy outside this family, can still gain. The auction model behind `auction` (and",
+        "`calibrate`) explores past its own limits and keeps a curve per kind of hand:",
+        "[auction-model.md](auction-model.md).",
         "",
     ]
     return "\n".join(parts)

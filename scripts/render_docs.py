@@ -28,7 +28,8 @@ ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "results"
 #: The files whose figures are rendered (docs/bidding.md is rendered whole elsewhere).
 DOCS = ("README.md", "docs/card-play.md", "docs/three-hand.md", "docs/meld-odds.md", "docs/speed.md",
-        "docs/double-dummy.md", "docs/long-runs.md", "docs/commands.md", "docs/architecture.md")
+        "docs/double-dummy.md", "docs/long-runs.md", "docs/commands.md", "docs/architecture.md",
+        "docs/auction-model.md")
 MARKER = re.compile(r"<!-- (fig|table) ([^>]*?) -->(.*?)<!-- /\1 -->", re.S)
 VARIANTS = ("thousand", "modern-15", "modern", "classic", "classic-pass4", "three-hand")
 SMALL = ("modern-15", "modern", "three-hand")  # the 25-point games: one more decimal
@@ -210,9 +211,76 @@ def table_odds_seed004() -> str:
     return "\n".join(rows)
 
 
+FOUR_HAND = tuple(v for v in VARIANTS if v != "three-hand")
+
+
+def table_auction_limits() -> str:
+    """Per variant and situation that won 20,000 contracts or more in the auction model's last
+    round: its contracts, the fewest at one gap within ten raises of the limits, whether each of
+    those is read from contracts, and each kind's reach and chance at its limit."""
+    rows = ["| variant | situation | contracts | fewest at a gap within 10 raises of the limit | all read "
+            "from contracts | reach by kind of hand (points; trick-heavy, + long trumps, with meld, + long "
+            "trumps) | chance at the limit |", "|---|---|---:|---:|---|---|---|"]
+    for v in VARIANTS:
+        for r in _json(f"results/{v}/metadata.json")["auction_model"]["near_the_limit"]:
+            reach = ", ".join("none" if not math.isfinite(x) else f"{x:+.0f}" for x in r["reach"])
+            at = ", ".join("-" if p is None else f"{p:.2f}" for p in r["p_at_limit"])
+            rows.append(f"| `{v}` | {r['situation'].replace('_', ' ')} | {r['contracts']:,} | "
+                        f"{r['fewest_near_limit']:,} | {'yes' if r['all_read'] else 'no'} | {reach} | {at} |")
+    return "\n".join(rows)
+
+
+def table_auction_kinds() -> str:
+    """The check of the auction model by kind of hand, in auctions it was not read from: per
+    variant the largest misjudgement and the largest in standard errors."""
+    rows = ["| variant | kinds checked | largest made - predicted (points) | where | largest in s.e. | where |",
+            "|---|---:|---:|---|---:|---|"]
+    for v in VARIANTS:
+        k = _csv(f"results/{v}/auction_model_kinds.csv")
+        big = k.loc[k["diff"].abs().idxmax()]
+        far = k.loc[k.z.abs().idxmax()]
+        where = lambda r: f"{r.situation.replace('_', ' ')}, {r.kind}"  # noqa: E731
+        rows.append(f"| `{v}` | {len(k)} | {100 * big['diff']:+.1f} (±{100 * Z95 * big.se:.1f}) | {where(big)} | "
+                    f"{far.z:+.1f} | {where(far)} |")
+    return "\n".join(rows)
+
+
+def _calibration(v: str, kind: str) -> tuple[pd.DataFrame, dict]:
+    tag = {"": "", "against": "_against-tricks", "pimc": "_pimc"}[kind]
+    return _csv(f"results/calibration_{v}{tag}.csv"), _json(f"results/calibration_{v}{tag}.csv.json")
+
+
+def table_calibration(least: str = "2000") -> str:
+    """Per variant and population (every seat bidding the strategy; the other side bidding
+    ``tricks``; every seat playing ``pimc``): the strategy, contracts, the bins of ``least``
+    contracts or more and the largest gap among them, the margin (contracts bid at the limit)
+    predicted against made, and the Brier score against the share made's."""
+    rows = ["| variant | population | strategy | contracts | bins of 2,000+ | largest gap there (points) | "
+            "at the margin: contracts, predicted, made | Brier (the share made's) |",
+            "|---|---|---|---:|---:|---:|---|---|"]
+    names = {"": "every seat bids it", "against": "the other side bids `tricks`", "pimc": "every seat plays `pimc`"}
+    for v in VARIANTS:
+        for kind, label in names.items():
+            if kind and v == "three-hand":
+                continue
+            t, meta = _calibration(v, kind)
+            bins = t[(t.group == "bin") & (t.contracts >= int(least))]
+            gap = (100 * (bins.made - bins.predicted)).abs()
+            worst = f"{100 * (bins.made - bins.predicted)[gap.idxmax()]:+.1f}" if len(bins) else "-"
+            m = t[(t.group == "margin") & (t.situation == "all")]
+            margin = (f"{int(m.contracts.iloc[0]):,}, {m.predicted.iloc[0]:.3f}, {m.made.iloc[0]:.3f} "
+                      f"(±{Z95 * m.se.iloc[0]:.3f})" if len(m) else "-")
+            n = int(t[(t.group == "situation") & (t.situation == "all")].contracts.iloc[0])
+            rows.append(f"| `{v}` | {label} | `{meta['strategy']}` | {n:,} | {len(bins)} | {worst} | {margin} | "
+                        f"{meta['brier']:.4f} ({meta['brier_base']:.4f}) |")
+    return "\n".join(rows)
+
+
 SOURCES = {"json": fig_json, "rule": fig_rule, "strength": fig_strength,
            "table_rules": table_rules, "table_shift": table_shift, "table_strength": table_strength,
-           "table_odds_three_hand": table_odds_three_hand, "table_odds_seed004": table_odds_seed004}
+           "table_odds_three_hand": table_odds_three_hand, "table_odds_seed004": table_odds_seed004,
+           "table_auction_limits": table_auction_limits, "table_auction_kinds": table_auction_kinds,
+           "table_calibration": table_calibration}
 
 
 def render(text: str) -> str:

@@ -9,7 +9,8 @@ from pinochle_sim.auction import N_SITUATIONS, situation
 from pinochle_sim.match import calibration, calibration_table
 from pinochle_sim.hand import worths_around
 from pinochle_sim.simulate import Setup
-from pinochle_sim.auction_model import GAP_RAISES, AuctionModel, _isotonic_decreasing, auction_model
+from pinochle_sim.auction_model import (GAP_RAISES, KINDS, AuctionModel, _isotonic_decreasing, _observe,
+                                        auction_table, coverage)
 from pinochle_sim.variants import PRESETS
 
 LONG_HEARTS = "9S AH TH JH 9H JH 9H AD TD AC TC JC"
@@ -23,19 +24,62 @@ def test_isotonic_fit_never_rises_and_keeps_the_weighted_mean():
     assert np.allclose(_isotonic_decreasing(np.array([0.9, 0.5, 0.2]), np.ones(3)), [0.9, 0.5, 0.2])
 
 
-def test_the_model_recovers_a_known_chance():
-    # a toy world: contracts at every gap, made with a known never-rising chance per situation
-    rng = np.random.default_rng(7)
-    v = PRESETS["classic"]
+def _toy(v, seen=slice(None), seed=7, count=400.0):
+    """A toy world: contracts at the gaps ``seen``, made with a known never-rising chance per
+    situation (the same for every kind of hand)."""
+    rng = np.random.default_rng(seed)
     gaps = np.arange(2 * GAP_RAISES + 1)
     truth = np.stack([1 / (1 + np.exp((gaps - GAP_RAISES - 3 * s) / 8)) for s in range(N_SITUATIONS)])
-    n = np.full(truth.shape, 400.0)
-    made = rng.binomial(400, truth).astype(float)
-    m = AuctionModel(v, 0.67, 0.0, np.zeros((16, 9, 9, 13)), made, n)
+    truth = np.repeat(truth[:, None], len(KINDS), 1)
+    n = np.zeros(truth.shape)
+    n[..., seen] = count
+    made = rng.binomial(n.astype(int), truth).astype(float)
+    return AuctionModel(v, 0.67, 0.0, np.zeros((16, 9, 9, 13)), made, n), truth
+
+
+def test_the_model_recovers_a_known_chance():
+    v = PRESETS["classic"]
+    m, truth = _toy(v)
     assert np.abs(m.p - truth).max() < 0.08 and np.abs(m.p - truth).mean() < 0.02
     # the reach is the highest gap made at least 67% of the time: about -5.7 raises + 3 per situation
     expect = (np.floor(8 * np.log(1 / 0.67 - 1)) + 3 * np.arange(N_SITUATIONS)) * v.raise_min
-    assert np.abs(m.reach() - expect).max() <= 2 * v.raise_min
+    assert np.abs(m.reach() - expect[:, None]).max() <= 2 * v.raise_min
+
+
+def test_past_the_data_the_chance_is_a_logistic_with_an_interval_and_never_bid_on():
+    # issue 31: contracts seen only up to 8 raises below the true 67% point; beyond, the chance is
+    # the logistic fitted to the curve (not the nearest fitted value), flagged, with 95% intervals
+    # that hold the truth, and the model does not bid where it has seen nothing
+    v = PRESETS["classic"]
+    m, truth = _toy(v, slice(0, GAP_RAISES - 14), count=2000.0)
+    f = m.fitted
+    past = np.arange(GAP_RAISES - 14, GAP_RAISES + 10)
+    assert not f["read"][..., past].any() and f["read"][..., :GAP_RAISES - 14].all()
+    held = (f["low"][..., past] <= truth[..., past] + 1e-9) & (truth[..., past] <= f["high"][..., past])
+    assert held.mean() > 0.8  # 95% intervals, 16 curves of 24 neighbouring (so not independent) gaps
+    assert np.abs(f["p"][..., past] - truth[..., past]).max() < 0.1
+    assert (np.diff(f["p"], axis=-1) <= 1e-12).all()  # never rises, data and logistic together
+    assert (m.reach() <= (-15 * v.raise_min)).all()  # at most the last gap read
+    t = auction_table(m)
+    assert set(t.source) == {"read", "logistic"} and (t[t.source == "logistic"].contracts == 0).all()
+
+
+def test_exploring_seats_win_contracts_past_the_limit_and_only_they_do():
+    # issue 31: without exploring nobody bids past its limit, so nothing is seen there; with it,
+    # contracts above the limit are seen, and each is an exploring seat's
+    v = ps.variant("classic")
+    toy, _ = _toy(v)
+    _, aces, tens, trumps = np.meshgrid(np.arange(16), np.arange(9), np.arange(9), np.arange(13), indexing="ij")
+    # a seat bids up to its meld + 0.6 of the opening bid + 25 an ace, 15 a ten, 10 a trump, + the reach
+    m = AuctionModel(v, 0.67, 1.0, 0.6 * v.opening_bid + 25.0 * aces + 15.0 * tens + 10.0 * trumps,
+                     toy.made, toy.contracts)
+    weight, table = m.limits()
+    plain = _observe(m, table, "heuristic", 5, 4000, 0.0)
+    above = np.arange(2 * GAP_RAISES + 1)[None, None, :] > GAP_RAISES + (m.reach() / v.raise_min)[..., None]
+    assert plain[1].sum() > 1000 and plain[1][above].sum() == 0 and plain[2].sum() == 0
+    made, n, explored, _ = _observe(m, table, "heuristic", 5, 4000, 1.0)
+    assert n[above].sum() > 0 and (explored[above] == n[above]).all()
+    assert explored.sum() == n.sum()  # exploring everywhere: only the exploring seats' contracts
 
 
 def test_calibration_table_on_a_known_answer():
@@ -93,12 +137,36 @@ def test_every_sampled_world_reproduces_the_auction_under_the_model(name, text, 
 
 def test_the_auction_model_settles_and_holds_in_fresh_auctions():
     v = ps.variant("modern-15")
-    m = auction_model(v, deals=60_000, seed=21)
-    assert 1 <= len(m.history) <= 12 and m.history[-1]["moved_raises"] < 0.5
-    s = ps.strategies.strategy("auction:deals=60000,seed=21")
-    t = calibration(v, s, deals=60_000, seed=11)
-    big = t[t.contracts >= 2000]
-    assert len(big) and (np.abs(big.made - big.predicted) < 0.02).all(), t
+    s = ps.strategies.strategy("auction:deals=60000,seed=21")  # the suite's 20,000 are too noisy here
+    m = s.model(v)
+    assert 2 <= len(m.history) <= 13 and m.history[-1]["iteration"] == "read"
+    assert m.history[-1]["explored"] > 0 and m.kinds  # the check by kind of hand ran
+    assert all(abs(k["diff"]) < 0.03 for k in m.kinds), m.kinds
+    c = calibration(v, s, deals=60_000, seed=11)
+    big = c.bins[c.bins.contracts >= 2000]
+    assert len(big) and (np.abs(big.made - big.predicted) < 0.02).all(), c.bins
+    assert c.brier < c.brier_base  # the model says more than the share made
+    cov = coverage(m, least=1)
+    assert len(cov) and (cov.fewest_near_limit >= 0).all()
+
+
+def test_calibration_can_fail():
+    # issue 31: the made-to-declare table is over-confident for auction winners; the check must say
+    # so (a calibration that every strategy passes proves nothing), at the margin most of all
+    c = calibration("classic", "table", deals=30_000, seed=11)
+    big = c.bins[c.bins.contracts >= 1000]
+    assert (big.predicted - big.made > 0.02).any(), c.bins
+    assert {"situation", "contracts", "predicted", "made", "brier"} <= set(c.margin.columns)
+    assert c.margin.contracts.sum() < c.situations[c.situations.situation == "all"].contracts.sum()
+
+
+def test_calibration_against_another_strategy_checks_only_its_own_side():
+    v = ps.variant("classic")
+    every = calibration(v, "cautious", deals=6000, seed=3)
+    mine = calibration(v, "cautious", deals=6000, seed=3, against="tricks")
+    assert mine.provenance["against"] == "tricks" and mine.provenance["bidding"] == ["cautious", "tricks"] * 2
+    n = lambda c: int(c.situations[c.situations.situation == "all"].contracts.iloc[0])  # noqa: E731
+    assert 0 < n(mine) < n(every)
 
 
 def test_advice_reads_the_calls_and_weighs_a_bid_against_passing():

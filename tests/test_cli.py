@@ -2,7 +2,9 @@
 import json
 import subprocess
 import sys
+from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from pinochle_sim.cli import main
@@ -141,6 +143,7 @@ BAD_INPUT = [
     (("tournament", "--strategies", "table", "formula", "--matches", "-1"), "--matches -1: a count from 0"),
     (("match", "--team0", "bluff"), "unknown strategy 'bluff'"),
     (("calibrate", "--strategy", "formula"), "calibrate needs a strategy with its own estimate"),
+    (("calibrate", "--against", "nonsense"), "nonsense"),
     (("calibrate", "--plot", "afile/c.png"), "cannot write afile/c.png"),
 ]
 
@@ -239,3 +242,16 @@ def test_output_files_are_readable_by_others(capsys, tmp_path):
     finally:
         os.umask(old)
     assert stat.S_IMODE(target.stat().st_mode) == 0o644
+
+
+def test_calibrate_reports_the_margin_the_situations_and_the_brier_score(tmp_path, capsys):
+    # issue 31: bins, situations and the margin side by side, against another strategy's bidding
+    out = tmp_path / "cal.csv"
+    assert main(["calibrate", "--variant", "classic", "--strategy", "cautious", "--against", "tricks",
+                 "--deals", "3000", "--seed", "2", "--csv", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "the other side with tricks" in text and "at the margin" in text and "Brier score" in text
+    t = pd.read_csv(out)
+    assert set(t.group) == {"bin", "situation", "margin"}
+    meta = json.loads(Path(str(out) + ".json").read_text())
+    assert meta["against"] == "tricks" and meta["strategy"] == "cautious" and 0 < meta["brier"] < 1

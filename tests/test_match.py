@@ -110,7 +110,7 @@ def test_strategy_specs_and_hook():
 
 
 def test_calibration_table():
-    c = calibration("classic", "table", deals=4000, seed=4)
+    c = calibration("classic", "table", deals=4000, seed=4).bins
     assert c.contracts.sum() > 100 and ((c.predicted >= 0) & (c.predicted <= 1)).all()
     with pytest.raises(ValueError):
         calibration("classic", "meld+20", deals=100)

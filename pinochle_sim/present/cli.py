@@ -578,6 +578,8 @@ def cmd_match(args: argparse.Namespace) -> None:
 
 
 def cmd_calibrate(args: argparse.Namespace) -> None:
+    import pandas as pd
+
     from ..studies.match import calibration
     from ..studies.strategies import default_bidding
 
@@ -587,25 +589,50 @@ def cmd_calibrate(args: argparse.Namespace) -> None:
     if not hasattr(s, "predict"):
         raise UserError(f"calibrate needs a strategy with its own estimate (auction, table, cautious, "
                         f"aggressive), not {s.name}")
-    c = calibration(args.variant, s, args.deals, args.seed, policy=args.policy, where=_where(args))
+    against = strategy(args.against) if args.against else None
+    c = calibration(args.variant, s, args.deals, args.seed, policy=args.policy, where=_where(args),
+                    against=against)
     if args.csv:
-        write_csv(c, args.csv, {"variant": args.variant.spec, "options": args.variant.options(),
-                                "bidding": s.spec, "play_policy": args.policy, "seed": args.seed,
-                                "deals": args.deals})
+        write_csv(pd.concat([c.bins.assign(group="bin"), c.situations.assign(group="situation"),
+                             c.margin.assign(group="margin")], ignore_index=True),
+                  args.csv, c.provenance | {"brier": c.brier, "brier_base": c.brier_base})
     if args.plot:
         from .plots import calibration_plot
-        _save_plot(calibration_plot({args.variant.spec: c}, f"{args.variant.spec} | bidding {s.spec} | "
-                                    f"{args.deals:,} deals | seed {args.seed} | pinochle-sim {__version__}"),
-                   args.plot)
-    print(f"{s.spec} in {args.variant.spec}: every seat bids with it; {args.deals:,} deals, seed "
+        _save_plot(calibration_plot({args.variant.spec: c}, f"{args.variant.spec} | bidding {s.spec}"
+                                    + (f" against {against.spec}" if against else "")
+                                    + f" | play {args.policy} | {args.deals:,} deals | seed {args.seed} | "
+                                    f"pinochle-sim {__version__}"), args.plot)
+    who = (f"its side bids with it, the other {'side' if args.variant.teams == 2 else 'seats'} with "
+           f"{against.spec}" if against else "every seat bids with it")
+    print(f"{s.spec} in {args.variant.spec}: {who}; play {args.policy}; {args.deals:,} deals, seed "
           f"{args.seed}; 'predicted' is the bidder's own estimate when it took the contract (forced "
           "openings and stuck dealers left out)\n")
     print(table([[r.bin, r.contracts, f"{r.predicted:.3f}", f"{r.made:.3f}",
-                  f"{r.made_low:.3f}-{r.made_high:.3f}"] for r in c.itertuples()],
-                ["predicted", "contracts", "mean predicted", "made", "95% interval"]))
+                  f"{r.made_low:.3f}-{r.made_high:.3f}", _gap(r)] for r in c.bins.itertuples()],
+                ["predicted", "contracts", "mean predicted", "made", "95% interval", "made - predicted"]))
+    for title, t in (("by the situation of the winning bid", c.situations),
+                     ("at the margin: contracts bid at the bidder's limit", c.margin)):
+        print(f"\n{title}\n")
+        print(table([[r.situation.replace("_", " "), r.contracts, f"{r.predicted:.3f}", f"{r.made:.3f}",
+                      f"{r.made_low:.3f}-{r.made_high:.3f}", _gap(r), f"{r.brier:.4f}"] for r in t.itertuples()],
+                    ["situation", "contracts", "mean predicted", "made", "95% interval", "made - predicted",
+                     "Brier"]))
+    print(f"\nBrier score {c.brier:.4f} (one chance for every contract, the share made: {c.brier_base:.4f})")
     for path in (args.csv, args.plot):
         if path:
             print(f"wrote {path}")
+
+
+def _gap(r) -> str:
+    """made - predicted in points, with a mark where the cell is too small to say (under
+    ``MIN_CALIBRATION`` contracts) or the gap is over 2 points and outside the interval."""
+    from ..studies.match import MIN_CALIBRATION
+
+    gap = 100 * (r.made - r.predicted)
+    if r.contracts < MIN_CALIBRATION:
+        return f"{gap:+.1f} (few contracts)"
+    off = abs(gap) > 2 and not r.made_low <= r.predicted <= r.made_high
+    return f"{gap:+.1f}" + (" !" if off else "")
 
 
 def cmd_dd(args: argparse.Namespace) -> None:
@@ -845,7 +872,10 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--strategy", default=None,
                    help="a strategy with its own estimate: auction, table, cautious, aggressive (default: the "
                         "default bidding if it has one, else auction)")
-    s.add_argument("--csv", help="write the table here")
+    s.add_argument("--against", default=None,
+                   help="the other side (three-hand: the two other seats) bids with this strategy instead; "
+                        "only the strategy's own contracts are checked")
+    s.add_argument("--csv", help="write the tables here (column group: bin, situation, margin)")
     s.add_argument("--plot", help="write the calibration plot here (PNG)")
     add_cluster(s)
 

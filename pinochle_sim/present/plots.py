@@ -19,6 +19,7 @@ import matplotlib as mpl
 import numpy as np
 from matplotlib.figure import Figure
 
+from ..engine.auction import SITUATIONS
 from ..studies.declarer import DeclarerStats
 from ..studies.tables import bid_table, chance_columns, rule_text
 
@@ -222,10 +223,11 @@ def save(fig: Figure, path, format: str | None = None, close: bool = False) -> N
 
 def calibration_plot(tables: dict, caption_text: str = "", ax=None) -> Figure:
     """Predicted chance of making the contract against the share made, one line per variant
-    (``tables``: name -> the DataFrame of ``match.calibration``), with 95% Wilson intervals."""
+    (``tables``: name -> a ``match.Calibration``, or its ``bins``), with 95% Wilson intervals."""
     with _styled():
         fig, ax, own = _figure((6, 6), ax)
         for name, c in tables.items():
+            c = getattr(c, "bins", c)
             ax.errorbar(c.predicted, c.made, yerr=[c.made - c.made_low, c.made_high - c.made], fmt="o-",
                         capsize=3, label=name)
         ax.plot([0, 1], [0, 1], color="0.6", ls="--", lw=1, label="perfect calibration")
@@ -331,29 +333,65 @@ def advice_curve(advice: dict, ax=None) -> Figure:
                        f"{prov['play_policy']} | pinochle-sim {prov['version']}")
 
 
-def auction_curves(model, caption_text: str = "", ax=None) -> Figure:
+def auction_curves(model, caption_text: str = "", fig=None) -> Figure:
     """The auction-aware model: the chance an auction winner makes its contract against how far
-    the bid sits above its hand's made-to-declare estimate, one curve per auction situation,
-    with the share made at each gap (dots sized by contracts) and the confidence it bids to."""
-    from ..studies.auction_model import auction_table
+    the bid sits above its hand's made-to-declare estimate, a panel per auction situation and a
+    curve per kind of hand, each with its 95% band: solid where it is read from contracts,
+    dashed where no contract was seen and the curve's logistic in the gap stands in. Dots: the
+    share made at each gap, sized by the contracts, filled where the model's own auctions won
+    most of them, hollow where exploring seats (bidding past their limits) did; a tick marks each
+    curve's limit, the dashed line the confidence it bids to. ``fig``: a figure to draw the
+    panels in (else a new pyplot figure)."""
+    from ..studies.auction_model import KINDS, auction_table
     t = auction_table(model)
+    reach = model.reach()
+    names = list(dict.fromkeys(t.situation))
+    ncols = 2 if len(names) > 1 else 1
+    nrows = -(-len(names) // ncols)
+    seen = t[t.contracts >= 0.002 * t.contracts.sum()].gap
+    step = model.variant.raise_min
     with _styled():
-        fig, ax, own = _figure((9, 5.5), ax)
-        for k, (name, part) in enumerate(t.groupby("situation", sort=False)):
-            color = f"C{k}"
-            big = part[part.weight >= 20]
-            ax.scatter(big.gap, big.made, s=np.clip(big.weight / 40, 4, 60), color=color, alpha=0.35, lw=0)
-            ax.plot(part.gap, part.p, color=color, lw=2,
-                    label=f"{name.replace('_', ' ')} (weight {part.weight.sum():,.0f})")
-        seen = t[t.weight >= 0.002 * t.weight.sum()].gap
+        fig, axes, own = _figure((12 if ncols == 2 else 7, 4 * nrows + 0.8), fig=fig, nrows=nrows, ncols=ncols,
+                                 squeeze=False, sharex=True, sharey=True)
+        for ax, name in zip(axes.flat, names):
+            s = SITUATIONS.index(name)
+            part_s = t[t.situation == name]
+            for k, kind in enumerate(KINDS):
+                part = part_s[part_s.kind == kind]
+                if part.empty:
+                    continue
+                color = f"C{k}"
+                big = part[part.contracts >= 20]
+                mostly = (big.explored * 2 > big.contracts).to_numpy()
+                size = np.clip(big.contracts / 40, 4, 60).to_numpy()
+                ax.scatter(big.gap[~mostly], big.made[~mostly], s=size[~mostly], color=color, alpha=0.35, lw=0)
+                ax.scatter(big.gap[mostly], big.made[mostly], s=size[mostly], facecolors="none",
+                           edgecolors=color, alpha=0.6, lw=0.8)
+                band = (part.contracts >= 20) | (part.source == "logistic")  # not over a lone contract's width
+                ax.fill_between(part.gap, part.p_low.where(band), part.p_high.where(band), color=color, alpha=0.15,
+                                lw=0)
+                ax.plot(part.gap, part.p.where(part.source == "read"), color=color, lw=2,
+                        label=f"{kind} ({part.contracts.sum():,} contracts, {part.explored.sum():,} exploring)")
+                ax.plot(part.gap, part.p.where(part.source == "logistic"), color=color, lw=1.5, ls="--")
+                at = part[part.gap == reach[s, k]]
+                if len(at):
+                    ax.plot(at.gap, at.p, marker="|", ms=14, color=color, mew=2)
+            ax.axhline(model.confidence, color="0.6", ls="--", lw=0.8)
+            ax.axvline(0, color="0.8", lw=0.8)
+            ax.set_title(name.replace("_", " "), fontsize=10, loc="left")
+            ax.legend(frameon=False, fontsize=7, loc="lower left")
+        for ax in list(axes.flat)[len(names):]:
+            ax.set_visible(False)
         if len(seen):
-            ax.set_xlim(seen.min() - 10 * model.variant.raise_min, seen.max() + 10 * model.variant.raise_min)
-        ax.axhline(model.confidence, color="0.6", ls="--", lw=0.8)
-        ax.axvline(0, color="0.8", lw=0.8)
-        ax.set_ylim(0, 1.02)
-        ax.set_xlabel("bid minus the hand's made-to-declare estimate (points)")
-        ax.set_ylabel("share of contracts made")
-        ax.set_title(f"{model.variant.name}: what winning the auction says, by the situation of the "
-                     "winning bid", fontsize=11)
-        ax.legend(frameon=False, fontsize=8)
-        return _finish(fig, ax, own, caption_text)
+            axes.flat[0].set_xlim(seen.min() - 10 * step, seen.max() + 10 * step)
+        axes.flat[0].set_ylim(0, 1.02)
+        for ax in axes[-1]:
+            ax.set_xlabel("bid minus the hand's made-to-declare estimate (points)")
+        for ax in axes[:, 0]:
+            ax.set_ylabel("share of contracts made")
+        fig.suptitle(f"{model.variant.name}: what winning the auction says, by the situation of the winning "
+                     "bid and the kind of hand", fontsize=11)
+        note = "curves: solid read from contracts, dashed logistic, band 95% (where 20 contracts or more); dots: " \
+               "filled the model's own auctions, hollow mostly exploring seats; tick: the limit"
+        return _finish(fig, axes.flat[0], own, f"{caption_text}\n{note}" if caption_text else note,
+                       rect=(0, 0.05, 1, 1))

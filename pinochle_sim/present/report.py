@@ -8,10 +8,12 @@ import tempfile
 import time
 from pathlib import Path
 
+import pandas as pd
+
 from ..engine.tricks import DEFAULT_POLICY
 from ..studies.simulate import Setup
 from ..studies.strategies import default_bidding, describe, strategy
-from ..studies.auction_model import auction_summary, auction_table
+from ..studies.auction_model import auction_summary, auction_table, coverage
 from ..studies.declarer import DeclarerStats
 from ..studies.tables import (CONFIDENCES, bid_table, partner_adds,
                      rule_of_thumb, rule_text)
@@ -53,7 +55,8 @@ def write_bid_chart(stats: DeclarerStats, out: str | Path, formats=FORMATS,
     with tempfile.TemporaryDirectory(dir=out, prefix=".staging-") as tmp:
         stage = Path(tmp)
         default = strategy(default_bidding(stats.variant))
-        model = strategy("auction").model(stats.variant)  # the auction model's chances after an auction
+        # the auction model's chances after an auction (its files do not depend on the play: once)
+        model = None if tag else strategy("auction").model(stats.variant)
         note = describe(default, stats.variant)
         if "png" in formats:
             def draw(fig, name: str) -> None:
@@ -73,6 +76,7 @@ def write_bid_chart(stats: DeclarerStats, out: str | Path, formats=FORMATS,
             rule_of_thumb(stats).to_csv(stage / "rule_of_thumb.csv", float_format="%.6g")
             if not tag:
                 auction_table(model).to_csv(stage / "auction_model.csv", index=False, float_format="%.6g")
+                pd.DataFrame(model.kinds).to_csv(stage / "auction_model_kinds.csv", index=False, float_format="%.6g")
             winners = auction_summary(Setup(stats.variant, bidding=default).bid, stats, seed=stats.seed)
             winners.to_csv(stage / "auction_winners.csv", index=False, float_format="%.6g")
             partner_adds(stats).to_csv(stage / "partner_adds.csv", float_format="%.6g")
@@ -83,8 +87,11 @@ def write_bid_chart(stats: DeclarerStats, out: str | Path, formats=FORMATS,
                 "rule_of_thumb_measures": "a seat made to declare (every seat of every deal in turn)",
                 "default_bidding": {"strategy": default.spec, "how": note,
                                     "auction_winners": "auction_winners.csv: every seat bids so"},
-                "auction_model": {"strategy": "auction", "confidence": model.confidence,
-                                  "iterations": model.history},
+                **({} if tag else {"auction_model": {
+                    "strategy": strategy("auction").spec, "confidence": model.confidence,
+                    "iterations": model.history, "near_the_limit": coverage(model).to_dict(orient="records"),
+                    "kinds": "auction_model_kinds.csv: the model's chance against the share made, by kind of "
+                             "hand, in auctions it was not read from"}}),
                 "rule_of_thumb_text": rule_text(stats),
                 "partner_adds": partner_adds(stats).to_dict(orient="index"),
                 "seconds_to_write": round(time.perf_counter() - t0, 2),

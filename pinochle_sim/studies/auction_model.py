@@ -1,7 +1,8 @@
 """Auction-aware estimates: how often an auction *winner* makes its contract, by the situation in
 which it made the winning bid (``auction.SITUATIONS``) and by how far the bid sits above what its
 hand is worth when made to declare (:class:`AuctionModel`, fitted in auctions where every seat bids
-by it, rebuilt until it stops changing), and what auction winners hold and make
+by it, rebuilt until it stops changing, with seats that explore past their limits so that the
+chance above the limit is read from contracts), and what auction winners hold and make
 (:func:`auction_summary`).
 """
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 import numpy as np
@@ -17,18 +19,41 @@ import pandas as pd
 from ..engine.hand import (BID, BID_ACES, BID_MELD, BID_SITUATION, BID_TENS, BID_TRUMPS, BIDDER,
                            MADE, SIDE_TOTAL, THROWN, Loop, fixed_bidding,
                            others_score, partner_meld, play_rows, side_of)
-from ..engine.auction import MAX_CARDS, MAX_TRUMPS, N_BANDS, N_SITUATIONS, SITUATIONS
-from .stats import wilson
+from ..engine.auction import MAX_CARDS, MAX_TRUMPS, N_BANDS, N_SITUATIONS, SITUATIONS, compile_bidding
+from .stats import Z95, wilson
 from ..engine.variants import Variant, band_width, variant
 from ..engine.tricks import DEFAULT_POLICY
 from .declarer import DeclarerStats, cache_path, cached_stats, store
 from .tables import MIN_CELL, recommended_grid_trumps, rule_of_thumb
 
 GAP_RAISES = 80   # gaps from -80 to +80 raises (-400..+400 in thousand) are told apart
+#: Exploring: in this share of the model's auctions one seat (each in turn) bids to its limits
+#: moved by a random number of raises, from -EXPLORE_BELOW to +EXPLORE_RAISES (more above: few
+#: contracts are won there), so that contracts are won, and their outcome seen, on both sides of
+#: the model's own limit.
+EXPLORE_SHARE = 0.75
+EXPLORE_BELOW = 6
+EXPLORE_RAISES = 14
+EXPLORE_BLOCK = 2000   # deals played with one exploring seat and one shift
+#: The model is read from a last round of auctions at the settled limits, this many times the
+#: deals of an iteration, and from it alone (no earlier iteration's contracts).
+READ_FACTOR = 4
+#: Gaps (in raises, either side of a situation's limit) whose chance must rest on contracts.
+READ_RAISES = 10
+#: The kinds of hand with a curve of their own (``kinds_check`` found one curve per situation
+#: misjudging them by 2-5 points): whether meld is under :data:`TRICK_HEAVY` of the hand's
+#: made-to-declare estimate (the rest being the cards that take tricks), and whether the hand
+#: holds at least :data:`LONG_TRUMPS` trumps.
+TRICK_HEAVY = 1 / 3
+LONG_TRUMPS = 6
+KINDS = ("trick-heavy", "trick-heavy, long trumps", "with meld", "with meld, long trumps")
+#: Contracts a kind of hand needs for a curve of its own in a situation (else the situation's).
+MIN_CURVE = 2000
 
 
-def _isotonic_decreasing(y: np.ndarray, w: np.ndarray) -> np.ndarray:
-    """Weighted least-squares fit of ``y`` that never rises (pool adjacent violators)."""
+def _isotonic_decreasing(y: np.ndarray, w: np.ndarray, pools: bool = False):
+    """Weighted least-squares fit of ``y`` that never rises (pool adjacent violators); with
+    ``pools``, also the index of the pool each point fell in."""
     vals, wts, lens = [], [], []
     for yi, wi in zip(y, w):
         vals.append(yi * wi)
@@ -42,84 +67,161 @@ def _isotonic_decreasing(y: np.ndarray, w: np.ndarray) -> np.ndarray:
     out = []
     for v_, w_, n_ in zip(vals, wts, lens):
         out += [v_ / w_ if w_ > 0 else np.nan] * n_
+    if pools:
+        return np.array(out), np.repeat(np.arange(len(lens)), lens)
     return np.array(out)
+
+
+def _logistic(x: np.ndarray, made: np.ndarray, n: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Maximum-likelihood fit of ``made / n ~ 1 / (1 + exp(-(a + b x)))`` (binomial counts);
+    returns ``(a, b)`` and their covariance (the inverse Fisher information)."""
+    X = np.column_stack([np.ones_like(x, dtype=float), x.astype(float)])
+    beta = np.zeros(2)
+    info = np.eye(2)
+    for _ in range(50):
+        p = 1 / (1 + np.exp(-(X @ beta)))
+        w = n * p * (1 - p)
+        info = X.T @ (X * w[:, None]) + 1e-9 * np.eye(2)
+        step = np.linalg.solve(info, X.T @ (made - n * p))
+        beta += step
+        if np.abs(step).max() < 1e-10:
+            break
+    return beta, np.linalg.inv(info)
+
+
+def _fit(made: np.ndarray, n: np.ndarray) -> dict[str, np.ndarray]:
+    """The chance by gap from counts: where contracts were seen, the never-rising fit of the made
+    share, its interval the Wilson interval of the contracts pooled with it; elsewhere the
+    logistic in the gap fitted to every contract of the situation, with its 95% interval, kept
+    between the fits of the nearest seen gaps (so that the chance never rises)."""
+    size = len(n)
+    out = {"p": np.full(size, np.nan), "low": np.full(size, np.nan), "high": np.full(size, np.nan),
+           "read": n > 0}
+    have = np.nonzero(n > 0)[0]
+    if not have.size:
+        return out
+    iso, pool = _isotonic_decreasing(made[have] / n[have], n[have], pools=True)
+    k = np.bincount(pool, made[have])[pool]
+    m = np.bincount(pool, n[have])[pool]
+    lo, hi = wilson(k, m)
+    out["p"][have], out["low"][have], out["high"][have] = iso, lo, hi
+    missing = np.nonzero(n <= 0)[0]
+    if not missing.size:
+        return out
+    x = np.arange(size) - GAP_RAISES
+    beta, cov = _logistic(x[have], made[have], n[have])
+    eta = beta[0] + beta[1] * x[missing]
+    se = np.sqrt(cov[0, 0] + 2 * x[missing] * cov[0, 1] + x[missing] ** 2 * cov[1, 1])
+    sig = lambda z: 1 / (1 + np.exp(-np.clip(z, -50, 50)))  # noqa: E731
+    right = np.searchsorted(have, missing)          # the next seen gap, if any
+    ceiling = np.where(right > 0, iso[np.maximum(right - 1, 0)], 1.0)
+    floor = np.where(right < have.size, iso[np.minimum(right, have.size - 1)], 0.0)
+    out["p"][missing] = np.clip(sig(eta), floor, ceiling)
+    out["low"][missing] = np.minimum(sig(eta - Z95 * se), out["p"][missing])
+    out["high"][missing] = np.maximum(sig(eta + Z95 * se), out["p"][missing])
+    return out
 
 
 @dataclass
 class AuctionModel:
-    """The chance that an auction winner makes its contract: ``p[situation, gap]``, where the
-    gap is the bid minus the hand's made-to-declare estimate (``meld + rule[aces, tens,
-    trumps]``, the rule of thumb), in raises, offset by ``GAP_RAISES``. Read from simulated
-    auctions in which every seat bids by the model itself (see :func:`auction_model`), so that
-    it says what a player can expect *given that it won the auction*: its partner stayed quiet,
-    the opponents bid against it. ``made`` and ``contracts`` are the counts behind ``p``
-    (before the never-rising fit); ``history`` lists the iterations.
-    """
+    """The chance that an auction winner makes its contract: ``p[situation, kind, gap]``, where
+    the gap is the bid minus the hand's made-to-declare estimate (``weight * meld + anchor[band,
+    aces, tens, trumps]``), in raises, offset by ``GAP_RAISES``, and the kind (:data:`KINDS`)
+    says how much of that estimate is meld (:meth:`kind_grid`). Read from simulated auctions
+    in which every seat bids by the model itself (see :func:`auction_model`), so that it says
+    what a player can expect *given that it won the auction*: its partner stayed quiet, the
+    opponents bid against it. ``made`` and ``contracts`` are the counts behind ``p`` (the last
+    round of auctions only), ``explored`` how many of those contracts an exploring seat won;
+    ``history`` lists the iterations, ``kinds`` the check of the model by kind of hand."""
 
     variant: Variant
     confidence: float
     weight: float               # the estimate is weight * meld + anchor[band, aces, tens, trumps]
     anchor: np.ndarray          # float[bands, aces, tens, trumps]
-    made: np.ndarray            # float[situations, gaps]
-    contracts: np.ndarray       # float[situations, gaps]
+    made: np.ndarray            # float[situations, kinds, gaps]
+    contracts: np.ndarray       # float[situations, kinds, gaps]
+    explored: np.ndarray | None = None
     history: list = field(default_factory=list)
+    kinds: list = field(default_factory=list)
+
+    @cached_property
+    def fitted(self) -> dict[str, np.ndarray]:
+        """``p``, ``low``, ``high`` (float[situations, kinds, gaps]) and ``read`` (bool: the
+        chance rests on contracts at that gap, not on the logistic), per :func:`_fit`; a kind
+        with under :data:`MIN_CURVE` contracts in a situation reads the situation's curve (all
+        kinds together), and a situation with under ``MIN_CELL`` the fit of all situations."""
+        pooled = _fit(self.made.sum((0, 1)), self.contracts.sum((0, 1)))
+        fits = []
+        for s in range(N_SITUATIONS):
+            whole = (_fit(self.made[s].sum(0), self.contracts[s].sum(0))
+                     if self.contracts[s].sum() >= MIN_CELL else pooled)
+            fits.append([_fit(self.made[s, k], self.contracts[s, k]) if self.contracts[s, k].sum() >= MIN_CURVE
+                         else whole for k in range(len(KINDS))])
+        return {key: np.array([[f[key] for f in row] for row in fits]) for key in pooled}
 
     @property
     def p(self) -> np.ndarray:
-        """float[situations, gaps]: the never-rising fit of the made share; a situation with
-        under ``MIN_CELL`` contracts reads the fit of all situations together."""
-        pooled = self._fit(self.made.sum(0), self.contracts.sum(0))
-        return np.stack([self._fit(self.made[s], self.contracts[s])
-                         if self.contracts[s].sum() >= MIN_CELL else pooled
-                         for s in range(N_SITUATIONS)])
+        """float[situations, kinds, gaps]: the never-rising chance of making the contract."""
+        return self.fitted["p"]
 
-    @staticmethod
-    def _fit(made: np.ndarray, n: np.ndarray) -> np.ndarray:
-        have = n > 0
-        if not have.any():
-            return np.full(n.shape, np.nan)
-        fit = _isotonic_decreasing(made[have] / n[have], n[have])
-        idx = np.nonzero(have)[0]
-        # between and beyond the observed gaps: the nearest fitted value to the right (or last)
-        return fit[np.clip(np.searchsorted(idx, np.arange(len(n))), 0, len(idx) - 1)]
+    @cached_property
+    def kind_grid(self) -> np.ndarray:
+        """int[bands, aces, tens, trumps]: the kind of hand (:data:`KINDS`) of each cell of the
+        strategy's table, by the share of its made-to-declare estimate that is meld (the band's
+        middle) and its trump length."""
+        mid = (np.arange(N_BANDS) + 0.5)[:, None, None, None] * band_width(self.variant)
+        estimate = self.weight * mid + self.anchor
+        with_meld = mid >= TRICK_HEAVY * np.where(estimate > 0, estimate, 0)
+        long = (np.arange(MAX_TRUMPS) >= LONG_TRUMPS)[None, None, None, :]
+        return 2 * with_meld + long
+
+    def _cell(self, meld, aces, tens, trumps) -> tuple:
+        band = np.minimum(np.asarray(meld) // band_width(self.variant), N_BANDS - 1)
+        return (band, np.minimum(aces, MAX_CARDS - 1), np.minimum(tens, MAX_CARDS - 1),
+                np.minimum(trumps, MAX_TRUMPS - 1))
+
+    def kind(self, meld, aces, tens, trumps) -> np.ndarray:
+        """The kind of hand of each contract (arrays)."""
+        return self.kind_grid[self._cell(meld, aces, tens, trumps)]
 
     def gap(self, bid, meld, aces, tens, trumps) -> np.ndarray:
         """The gap index of each contract (arrays)."""
-        band = np.minimum(np.asarray(meld) // band_width(self.variant), N_BANDS - 1)
-        mu = self.weight * np.asarray(meld) + self.anchor[
-            band, np.minimum(aces, MAX_CARDS - 1), np.minimum(tens, MAX_CARDS - 1),
-            np.minimum(trumps, MAX_TRUMPS - 1)]
+        mu = self.weight * np.asarray(meld) + self.anchor[self._cell(meld, aces, tens, trumps)]
         g = np.round((np.asarray(bid) - mu) / self.variant.raise_min).astype(int)
         return np.clip(g + GAP_RAISES, 0, 2 * GAP_RAISES)
 
     def p_make(self, situation, bid, meld, aces, tens, trumps) -> np.ndarray:
         """The model's chance of making each contract (arrays, elementwise)."""
-        return self.p[situation, self.gap(bid, meld, aces, tens, trumps)]
+        return self.p[situation, self.kind(meld, aces, tens, trumps), self.gap(bid, meld, aces, tens, trumps)]
 
     def reach(self) -> np.ndarray:
-        """float[situations]: the highest gap (in points) whose chance is at least ``confidence``
-        (-inf: none)."""
-        p = np.nan_to_num(self.p, nan=0.0)
-        out = np.full(N_SITUATIONS, -np.inf)
-        for s in range(N_SITUATIONS):
-            ok = np.nonzero(p[s] >= self.confidence)[0]
-            if ok.size:
-                out[s] = (ok.max() - GAP_RAISES) * self.variant.raise_min
-        return out
+        """float[situations, kinds]: the highest gap (in points) whose chance is at least
+        ``confidence`` (-inf: none), up to the highest gap read from contracts: the model does
+        not bid where it has seen nothing (the logistic beyond only reports)."""
+        f = self.fitted
+        ok = (np.nan_to_num(f["p"], nan=0.0) >= self.confidence) & (np.cumsum(f["read"][..., ::-1], -1)[..., ::-1] > 0)
+        last = ok.shape[-1] - 1 - np.argmax(ok[..., ::-1], axis=-1)
+        return np.where(ok.any(-1), (last - GAP_RAISES) * self.variant.raise_min, -np.inf)
 
     def save(self, path: str | Path) -> None:
         np.savez_compressed(path, weight=self.weight, anchor=self.anchor, made=self.made,
-                            contracts=self.contracts, history=json.dumps(self.history))
+                            contracts=self.contracts, explored=self._explored,
+                            history=json.dumps(self.history), kinds=json.dumps(self.kinds))
+
+    @property
+    def _explored(self) -> np.ndarray:
+        return np.zeros_like(self.contracts) if self.explored is None else self.explored
 
     @classmethod
     def load(cls, path: str | Path, v: Variant, confidence: float) -> AuctionModel:
         with np.load(path) as z:
             return cls(v, confidence, float(z["weight"]), z["anchor"], z["made"], z["contracts"],
-                       json.loads(str(z["history"])))
+                       z["explored"], json.loads(str(z["history"])), json.loads(str(z["kinds"])))
 
     def limits(self) -> tuple[float, np.ndarray]:
-        """(weight, table) for the kernels: the limit is the estimate plus ``reach[situation]``."""
-        table = self.anchor[None] + self.reach()[:, None, None, None, None]
+        """(weight, table) for the kernels: the limit is the estimate plus ``reach[situation,
+        kind]``."""
+        table = self.anchor[None] + self.reach()[:, self.kind_grid]
         return self.weight, np.ascontiguousarray(np.where(np.isfinite(table), table, np.nan))
 
 
@@ -153,48 +255,150 @@ def _contracts(rows: np.ndarray) -> dict[str, np.ndarray]:
             "made": r[:, MADE] == 1}
 
 
+def _observe(model: AuctionModel, table: np.ndarray, policy: str, seed: int, deals: int,
+             explore: float) -> tuple[np.ndarray, ...]:
+    """Play ``deals`` auctions (seed ``seed``) in which every seat bids to ``weight * meld +
+    table[situation, ...]``, except that in a share ``explore`` of the blocks of
+    :data:`EXPLORE_BLOCK` deals one seat (each in turn) bids to its limits moved by a random number
+    of raises (-:data:`EXPLORE_BELOW`..+:data:`EXPLORE_RAISES`; the blocks and shifts drawn
+    from ``seed``). Counted: every contract of the other blocks and the exploring seat's
+    contracts in its blocks (the others' contracts there met a seat that bids otherwise). Returns
+    ``(made, contracts, explored)`` by situation, kind and gap, and the contracts' columns."""
+    v = model.variant
+    players = v.players
+    rng = np.random.default_rng([seed, 31])
+    base = np.broadcast_to(table, (players, *table.shape))
+    shape = (N_SITUATIONS, len(KINDS), 2 * GAP_RAISES + 1)
+    made, n, explored = np.zeros(shape), np.zeros(shape), np.zeros(shape)
+    parts = []
+
+    def play(start: int, count: int, seat: int, shift: int) -> None:
+        tables = base
+        if seat >= 0:
+            tables = base.copy()
+            tables[seat] += shift * v.raise_min
+        bidding = compile_bidding(np.full(players, model.weight), tables, np.zeros(players), band_width(v))
+        rows = play_rows(Loop.build(v, bidding, policy), seed, start, count)
+        if seat >= 0:
+            rows = rows[rows[:, BIDDER] == seat]
+        c = _contracts(rows)
+        at = (c["situation"], model.kind(c["meld"], c["aces"], c["tens"], c["trumps"]),
+              model.gap(c["bid"], c["meld"], c["aces"], c["tens"], c["trumps"]))
+        np.add.at(made, at, c["made"])
+        np.add.at(n, at, 1)
+        if seat >= 0:
+            np.add.at(explored, at, 1)
+        parts.append(c)
+
+    plain = 0  # the first deal of the run of plain blocks not yet played
+    for b, start in enumerate(range(0, deals, EXPLORE_BLOCK)):
+        if rng.random() < explore:
+            shift = int(rng.integers(-EXPLORE_BELOW, EXPLORE_RAISES + 1))
+            if start > plain:
+                play(plain, start - plain, -1, 0)
+            play(start, min(EXPLORE_BLOCK, deals - start), b % players, shift)
+            plain = min(start + EXPLORE_BLOCK, deals)
+    if deals > plain:
+        play(plain, deals - plain, -1, 0)
+    columns = {k: np.concatenate([c[k] for c in parts]) for k in parts[0]}
+    return made, n, explored, columns
+
+
 def auction_model(v: Variant | str, confidence: float = 0.67, deals: int = 200_000, seed: int = 7919,
-                  anchor: str = "table", max_iterations: int = 12, tolerance: float = 0.5,
-                  policy: str = DEFAULT_POLICY, progress: bool = False) -> AuctionModel:
-    """Build the auction-aware model by iteration: every seat bids from the model, the auctions
-    are played out, and the contracts' outcomes (by situation and gap) are averaged into the
-    model, until the reach of every situation moves less than ``tolerance`` raises (or
-    ``max_iterations``). Iteration ``k`` plays deals of seed ``seed + k``; iteration 1 bids from
-    the made-to-declare estimate alone (reach 0: bid up to what the hand is worth)."""
+                  anchor: str = "table", max_iterations: int = 12, tolerance: float = 1.0,
+                  policy: str = DEFAULT_POLICY, explore: float = EXPLORE_SHARE,
+                  progress: bool = False) -> AuctionModel:
+    """Build the auction-aware model by iteration: every seat bids from the model (some seats
+    exploring, see :func:`_observe`), the auctions are played out, and the contracts' outcomes
+    (by situation and gap) are averaged into the model, until the reach of every situation
+    moves less than ``tolerance`` raises (or ``max_iterations``). Iteration ``k`` plays deals of
+    seed ``seed + k``; iteration 1 bids from the made-to-declare estimate alone (reach 0: bid up
+    to what the hand is worth). The model is then read afresh from :data:`READ_FACTOR` times as
+    many auctions at the settled limits (seed ``seed + 1000``), and checked by kind of hand
+    (:func:`kinds_check`) in auctions at its own limits that it was not read from (seed
+    ``seed + 2000``, nobody exploring)."""
     v = variant(v) if isinstance(v, str) else v
     base = cached_stats(v, deals, seed, policy)
-    shape = (N_SITUATIONS, 2 * GAP_RAISES + 1)
+    shape = (N_SITUATIONS, len(KINDS), 2 * GAP_RAISES + 1)
     weight, anchor_grid = _anchor(base, anchor, confidence)
     model = AuctionModel(v, confidence, weight, anchor_grid, np.zeros(shape), np.zeros(shape))
     table = np.ascontiguousarray(np.broadcast_to(anchor_grid, (N_SITUATIONS, *anchor_grid.shape)))
-    reach = np.zeros(N_SITUATIONS)
+    reach = np.zeros((N_SITUATIONS, len(KINDS)))
+    history = []
+
+    def log(entry: dict) -> None:
+        history.append(entry)
+        if progress:
+            print(f"{entry['iteration']}: {entry['contracts']:,} contracts; reach by situation "
+                  f"{np.round(entry['reach'], 1).tolist()}; moved {entry['moved_raises']:.1f} raises")
+
     for k in range(1, max_iterations + 1):
-        rows = play_rows(Loop.build(v, fixed_bidding(v, weight, table), policy), seed + k, 0, deals)
-        c = _contracts(rows)
-        g = model.gap(c["bid"], c["meld"], c["aces"], c["tens"], c["trumps"])
-        made = np.zeros(shape)
-        n = np.zeros(shape)
-        np.add.at(made, (c["situation"], g), c["made"])
-        np.add.at(n, (c["situation"], g), 1)
+        made, n, explored, _ = _observe(model, table, policy, seed + k, deals, explore)
         # the new auctions count as much as all before them: a best response to one model alone
         # overshoots and oscillates; the average settles where its own auctions confirm it
         decay = 0.5 if k > 1 else 0.0
         model = AuctionModel(v, confidence, weight, anchor_grid, decay * model.made + made,
-                             decay * model.contracts + n, model.history)
+                             decay * model.contracts + n)
         new = model.reach()
-        same = (new == reach) | (np.isinf(new) & np.isinf(reach))
-        moved = float(np.where(same, 0, np.abs(np.nan_to_num(new - reach, posinf=1e9, neginf=1e9)))
-                      .max() / v.raise_min)
-        model.history.append({"iteration": k, "contracts": int(n.sum()), "reach": new.tolist(),
-                              "moved_raises": moved})
-        if progress:
-            print(f"iteration {k}: {int(n.sum()):,} contracts; reach by situation "
-                  f"{np.round(new, 1).tolist()}; moved {moved:.1f} raises")
+        log({"iteration": k, "contracts": int(n.sum()), "explored": int(explored.sum()),
+             "reach": new.tolist(), "moved_raises": _moved(new, reach, v)})
         reach = new
         weight, table = model.limits()
-        if moved < tolerance:
+        if history[-1]["moved_raises"] < tolerance:
             break
-    return model
+    made, n, explored, _ = _observe(model, table, policy, seed + 1000, READ_FACTOR * deals, explore)
+    read = AuctionModel(v, confidence, weight, anchor_grid, made, n, explored)
+    log({"iteration": "read", "contracts": int(n.sum()), "explored": int(explored.sum()),
+         "reach": read.reach().tolist(), "moved_raises": _moved(read.reach(), reach, v)})
+    read.history = history
+    # checked on auctions it was not read from, nobody exploring
+    weight, table = read.limits()
+    read.kinds = kinds_check(read, _observe(read, table, policy, seed + 2000, deals, 0.0)[3]).to_dict("records")
+    return read
+
+
+def _moved(new: np.ndarray, old: np.ndarray, v: Variant) -> float:
+    """The largest move of a curve's reach, in raises (a reach appearing or vanishing: 1e9)."""
+    same = (new == old) | (np.isinf(new) & np.isinf(old))
+    return float(np.where(same, 0, np.abs(np.nan_to_num(new - old, posinf=1e9, neginf=1e9))).max()
+                 / v.raise_min)
+
+
+#: The kinds of hand the check tells apart: trump length, and how much of the hand's estimate
+#: is meld (meld-heavy) rather than cards that take tricks (trick-heavy).
+CHECKED_KINDS = {"trumps": ((0, 6, "up to 5 trumps"), (6, 7, "6 trumps"), (7, 99, "7 trumps or more")),
+         "meld_share": ((-9, 1 / 3, "meld under 1/3 of the estimate"), (1 / 3, 2 / 3, "meld 1/3 to 2/3"),
+                        (2 / 3, 99, "meld over 2/3 of the estimate"))}
+
+
+def kinds_check(model: AuctionModel, c: dict[str, np.ndarray], least: int = 2000) -> pd.DataFrame:
+    """Is one curve per situation enough? Per situation and kind of hand (:data:`KINDS`) with at
+    least ``least`` contracts: the model's mean chance against the share made, the difference
+    with its standard error and ``z``. A kind the curve misjudges shows as a difference of
+    several standard errors."""
+    p = model.p_make(c["situation"], c["bid"], c["meld"], c["aces"], c["tens"], c["trumps"])
+    mu = c["bid"] - (model.gap(c["bid"], c["meld"], c["aces"], c["tens"], c["trumps"]) - GAP_RAISES) \
+        * model.variant.raise_min  # the estimate, to the nearest raise
+    feature = {"trumps": c["trumps"].astype(float),
+               "meld_share": np.where(mu > 0, model.weight * c["meld"] / np.maximum(mu, 1), 0.0)}
+    if model.weight == 0:  # the table anchor holds the meld inside it: the band's share of the bid
+        feature["meld_share"] = c["meld"] / np.maximum(c["bid"], 1)
+    rows = []
+    for s, name in enumerate(SITUATIONS):
+        at = c["situation"] == s
+        for key, groups in CHECKED_KINDS.items():
+            for lo, hi, label in groups:
+                sel = at & (feature[key] >= lo) & (feature[key] < hi) & np.isfinite(p)
+                k = int(sel.sum())
+                if k < least:
+                    continue
+                made = c["made"][sel].astype(float)
+                diff = made.mean() - p[sel].mean()
+                se = math.sqrt(made.mean() * (1 - made.mean()) / k) or 1 / k
+                rows.append({"situation": name, "kind": label, "contracts": k,
+                             "predicted": float(p[sel].mean()), "made": float(made.mean()),
+                             "diff": float(diff), "se": se, "z": float(diff / se)})
+    return pd.DataFrame(rows)
 
 
 def cached_auction_model(v: Variant | str, confidence: float = 0.67, deals: int = 200_000,
@@ -209,22 +413,73 @@ def cached_auction_model(v: Variant | str, confidence: float = 0.67, deals: int 
     return m
 
 
+def _curves(model: AuctionModel):
+    """Each curve of the model with contracts: (situation, its name, kind, its name)."""
+    for s, sit in enumerate(SITUATIONS):
+        for k, kind in enumerate(KINDS):
+            if model.contracts[s, k].sum():
+                yield s, sit, k, kind
+
+
 def auction_table(model: AuctionModel) -> pd.DataFrame:
-    """The model as a table: per auction situation and gap (bid minus the hand's made-to-declare
-    estimate, in points), the contracts behind it (``weight``: the last iteration's count 1 each,
-    each earlier iteration's half as much), the share made with its 95% Wilson interval (taking
-    the weight as the count), and the model's never-rising ``p``; gaps without contracts are
-    left out."""
+    """The model as a table: per auction situation, kind of hand and gap (bid minus the hand's
+    made-to-declare estimate, in points) where contracts were seen or within
+    :data:`READ_RAISES` raises of the curve's limit: the contracts behind it (from the last round
+    of auctions), how many of them exploring seats won, the share made with its 95% Wilson
+    interval, and the model's never-rising ``p`` with its interval and where it comes from
+    (``read``: the contracts at that gap; ``logistic``: none there, the curve's logistic in the
+    gap)."""
     v = model.variant
     rows = []
-    p = model.p
-    for s, name in enumerate(SITUATIONS):
-        n, k = model.contracts[s], model.made[s]
-        lo, hi = wilson(k, n)
-        for g in np.nonzero(n > 0)[0]:
-            rows.append({"situation": name, "gap": int((g - GAP_RAISES) * v.raise_min),
-                         "weight": float(n[g]), "made": float(k[g] / n[g]), "made_low": float(lo[g]),
-                         "made_high": float(hi[g]), "p": float(p[s, g])})
+    f = model.fitted
+    reach = model.reach()
+    for s, sit, k, kind in _curves(model):
+        n, m, x = model.contracts[s, k], model.made[s, k], model._explored[s, k]
+        lo, hi = wilson(m, n)
+        near = np.zeros(len(n), bool)
+        if np.isfinite(reach[s, k]):
+            at = GAP_RAISES + int(round(reach[s, k] / v.raise_min))
+            near[max(at - READ_RAISES, 0):at + READ_RAISES + 1] = True
+        for g in np.nonzero((n > 0) | near)[0]:
+            seen = n[g] > 0
+            rows.append({"situation": sit, "kind": kind, "gap": int((g - GAP_RAISES) * v.raise_min),
+                         "contracts": int(n[g]), "explored": int(x[g]),
+                         "made": float(m[g] / n[g]) if seen else np.nan,
+                         "made_low": float(lo[g]) if seen else np.nan,
+                         "made_high": float(hi[g]) if seen else np.nan,
+                         "p": float(f["p"][s, k, g]), "p_low": float(f["low"][s, k, g]),
+                         "p_high": float(f["high"][s, k, g]),
+                         "source": "read" if f["read"][s, k, g] else "logistic"})
+    return pd.DataFrame(rows)
+
+
+def coverage(model: AuctionModel, least: int = 20_000, raises: int = READ_RAISES) -> pd.DataFrame:
+    """Per situation that won at least ``least`` contracts in the model's last round: the
+    contracts at each gap from ``raises`` raises below the limit to ``raises`` above, each
+    curve (kind of hand) counted about its own limit, the fewest of those and whether the chance
+    at every one of them is read from contracts; and the reach and the chance at the limit of
+    each curve (``reach`` and ``p_at_limit``, lists in the order of :data:`KINDS`)."""
+    v = model.variant
+    f = model.fitted
+    reach = model.reach()
+    rows = []
+    for s, sit in enumerate(SITUATIONS):
+        if model.contracts[s].sum() < least:
+            continue
+        near = np.zeros(2 * raises + 1)
+        read = True
+        for k in range(len(KINDS)):
+            if not np.isfinite(reach[s, k]) or not model.contracts[s, k].sum():
+                continue
+            at = GAP_RAISES + int(round(reach[s, k] / v.raise_min))
+            idx = np.clip(np.arange(at - raises, at + raises + 1), 0, 2 * GAP_RAISES)
+            near += model.contracts[s, k, idx]
+            read &= bool(f["read"][s, k, idx].all())
+        at_limit = [float(f["p"][s, k, GAP_RAISES + int(round(r / v.raise_min))]) if np.isfinite(r) else None
+                    for k, r in enumerate(reach[s])]
+        rows.append({"situation": sit, "contracts": int(model.contracts[s].sum()),
+                     "fewest_near_limit": int(near.min()), "all_read": read,
+                     "reach": [float(r) for r in reach[s]], "p_at_limit": at_limit})
     return pd.DataFrame(rows)
 
 

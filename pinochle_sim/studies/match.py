@@ -363,23 +363,102 @@ def tournament(v: Variant | str, strategies: list[str | Strategy], matches: int 
 # ------------------------------------------------------------------------------------------
 # Calibration of the table strategy: predicted chance of making the contract against outcome.
 
+#: Contracts a calibration cell needs before its gap is held to 2 points (smaller cells say so).
+MIN_CALIBRATION = 2000
+
+
+@dataclass
+class Calibration:
+    """A strategy's own chance of making each contract it took, against the outcome: ``bins``
+    (:func:`calibration_table`), per auction situation (``situations``) and at the margin
+    (``margin``: the contracts bid at the bidder's limit, where the strategy's confidence is
+    spent), with the Brier score of each (the mean squared error of the chance; ``brier_base``:
+    that of the share made overall, the score of saying the same chance for every contract).
+    ``provenance``: what was played."""
+
+    bins: pd.DataFrame
+    situations: pd.DataFrame
+    margin: pd.DataFrame
+    brier: float
+    brier_base: float
+    provenance: dict
+
+
 def calibration(v: Variant | str, strat: str | Strategy = "auction", deals: int = 100_000,
                 seed: int = 0, bins: int = 10, policy: str = DEFAULT_POLICY,
-                where: Where | None = None) -> pd.DataFrame:
-    """Every seat bids with ``strat`` (a strategy with its own estimate: ``auction``, ``table``,
-    ``cautious``, ``aggressive``); for each contract a bidder chose, the chance that estimate gave
-    of making it (given the hand and, for ``auction``, the auction), binned, against how often it
-    was made (:func:`calibration_table`). A forced opening or a stuck dealer's contract was not
-    chosen, and is left out."""
+                where: Where | None = None, against: str | Strategy | None = None) -> Calibration:
+    """``strat``'s side bids with it (every seat, or with ``against`` the other seats bid with
+    that: the opponents in four-hand, the two other seats in three-hand); for each contract a
+    seat bidding with ``strat`` chose, the chance its estimate gave of making it (given the
+    hand and, for ``auction``, the auction), against how often it was made
+    (:class:`Calibration`). A forced opening or a stuck dealer's contract was not chosen, and is
+    left out."""
     from .simulate import play
     v = variant(v) if isinstance(v, str) else v
     s = strategy(strat)
     if not hasattr(s, "predict"):
         raise ValueError(f"calibration needs a strategy with its own estimate (auction, table, cautious, "
                          f"aggressive), not {s.name}")
-    df = play(v, deals, seed, policy=policy, bidding=s, where=where)
-    df = df[~df.thrown_in & (df.bid_situation >= 0)]
-    return calibration_table(s.predict(df, v), (df.made == 1).to_numpy(), bins)
+    other = strategy(against) if against is not None else s
+    mine = [seat for seat in range(v.players) if seat % 2 == 0 or against is None] if v.teams == 2 \
+        else [0] if against is not None else list(range(v.players))
+    seats = [s if seat in mine else other for seat in range(v.players)]
+    setup = Setup(v, policy, seats)
+    df = play(setup, deals, seed, where=where)
+    df = df[~df.thrown_in & (df.bid_situation >= 0) & df.bidder.isin(mine)]
+    predicted = s.predict(df, v)
+    made = (df.made == 1).to_numpy()
+    at_margin = df.bid.to_numpy() + v.raise_min > _limit(setup, df)
+    sit = df.bid_situation.to_numpy()
+    keep = np.isfinite(predicted)
+    base = made[keep].mean() if keep.any() else np.nan
+    return Calibration(
+        calibration_table(predicted, made, bins),
+        _by_situation(predicted, made, sit, np.ones_like(made, bool)),
+        _by_situation(predicted, made, sit, at_margin),
+        _brier(predicted[keep], made[keep]), _brier(np.full(keep.sum(), base), made[keep]),
+        setup.provenance(seed, deals) | {"strategy": s.spec,
+                                         "against": other.spec if against is not None else None})
+
+
+def _limit(setup: Setup, df: pd.DataFrame) -> np.ndarray:
+    """The most each contract's bidder would have bid in the situation it won in (its limit less
+    the partner margin when it outbid its partner), from the kernels' bidding tables."""
+    from ..engine.auction import MAX_CARDS, MAX_TRUMPS, N_BANDS
+    bd = setup.bid
+    seat = df.bidder.to_numpy().astype(np.int64)
+    meld = df.bid_meld.to_numpy().astype(np.int64)
+    sit = df.bid_situation.to_numpy().astype(np.int64)
+    table = bd.table[bd.which[seat], np.minimum(meld // bd.band, N_BANDS - 1),
+                     np.minimum(df.bid_aces.to_numpy(), MAX_CARDS - 1),
+                     np.minimum(df.bid_tens.to_numpy(), MAX_CARDS - 1),
+                     np.minimum(df.bid_trumps.to_numpy(), MAX_TRUMPS - 1), sit]
+    return bd.weight[seat] * meld + table - np.where(sit == 1, bd.margin[seat], 0.0)
+
+
+def _brier(predicted: np.ndarray, made: np.ndarray) -> float:
+    return float(np.mean((predicted - made) ** 2)) if len(made) else float("nan")
+
+
+def _by_situation(predicted: np.ndarray, made: np.ndarray, sit: np.ndarray, sel: np.ndarray) -> pd.DataFrame:
+    """Per auction situation (and all together), over the contracts ``sel``: how many, the mean
+    chance predicted, the share made with its standard error and 95% Wilson interval, the Brier
+    score."""
+    from ..engine.auction import SITUATIONS
+    from .stats import wilson
+    sel = sel & np.isfinite(predicted)
+    rows = []
+    for name, where_ in [*((n, sit == k) for k, n in enumerate(SITUATIONS)), ("all", np.ones_like(sel))]:
+        w = sel & where_
+        n = int(w.sum())
+        if not n:
+            continue
+        p = float(made[w].mean())
+        lo, hi = wilson(made[w].sum(), n)
+        rows.append({"situation": name, "contracts": n, "predicted": float(predicted[w].mean()), "made": p,
+                     "se": math.sqrt(p * (1 - p) / n), "made_low": float(lo), "made_high": float(hi),
+                     "brier": _brier(predicted[w], made[w].astype(float))})
+    return pd.DataFrame(rows)
 
 
 def calibration_table(predicted: np.ndarray, made: np.ndarray, bins: int = 10) -> pd.DataFrame:

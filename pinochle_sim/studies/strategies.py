@@ -11,8 +11,8 @@ to spare. Named strategies, as text like the variants (``table:conf=0.8``):
   unmoved strategy grows; ``value_bidding.json`` holds them and how they were found);
 * ``auction``: the highest bid a winner of the auction makes ``conf`` (0.67) of the time, by
   the auction situation it bids in and its hand, read from auctions in which every seat bids
-  so (``auction_model.auction_model``; the default until duplicate tournaments showed ``value``
-  beating it);
+  so, some exploring past their limits (``auction_model.auction_model``; the default until
+  duplicate tournaments showed ``value`` beating it);
 * ``formula``: meld, plus the side's trick points estimated from aces, tens and trumps, plus a
   partner allowance (the default before the auction-aware model);
 * ``table``: the bid the variant's own bid table recommends at confidence ``conf`` (0.67);
@@ -229,11 +229,13 @@ class Fixed(Strategy):
 @dataclass(frozen=True)
 class Auction(Strategy):
     """The highest bid the side makes ``conf`` of the time *when it wins the auction*: the
-    hand's made-to-declare estimate (meld + the rule of thumb's aces, tens and trumps) plus how
-    far above it contracts won in the same auction situation are still made ``conf`` of the
-    time. An :class:`~pinochle_sim.auction_model.AuctionModel` built from auctions in which every seat
-    bids so, rebuilt until it stops changing (``deals`` per iteration, seeds from ``seed``;
-    cached on disk). Its estimate of a contract is :meth:`predict`."""
+    hand's made-to-declare estimate (the bid table's bid at ``conf``) plus how far above it
+    contracts won in the same auction situation, by hands of the same kind (trick-heavy or with
+    meld, long trumps or not), are still made ``conf`` of the time. An
+    :class:`~pinochle_sim.auction_model.AuctionModel` built from auctions in which every seat bids
+    so, some seats exploring past their limits, rebuilt until it stops changing (``deals`` per
+    iteration, seeds from ``seed``; cached on disk). Its estimate of a contract is
+    :meth:`predict`."""
 
     name: str = "auction"
     fitted: typing.ClassVar[bool] = True

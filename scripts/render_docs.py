@@ -68,6 +68,18 @@ def fig_json(path: str, key: str, fmt: str = "g") -> str:
     return _format(float(x), fmt)
 
 
+def fig_const(name: str, fmt: str = "g") -> str:
+    """A setting of the code (a constant of ``pinochle_sim.auction_model`` or ``.match``, or a
+    default of ``auction_model.auction_model``), so that prose describing it follows the code."""
+    import inspect
+
+    from pinochle_sim import auction_model, match
+    for module in (auction_model, match):
+        if hasattr(module, name):
+            return _format(float(getattr(module, name)), fmt)
+    return _format(float(inspect.signature(auction_model.auction_model).parameters[name].default), fmt)
+
+
 def _rule(variant: str, policy: str) -> pd.DataFrame:
     tag = "" if policy == "contract" else "_" + policy
     return _csv(f"results/{variant}/rule_of_thumb{tag}.csv", 0)
@@ -211,9 +223,6 @@ def table_odds_seed004() -> str:
     return "\n".join(rows)
 
 
-FOUR_HAND = tuple(v for v in VARIANTS if v != "three-hand")
-
-
 def table_auction_limits() -> str:
     """Per variant and situation that won 20,000 contracts or more in the auction model's last
     round: its contracts, the fewest at one gap within ten raises of the limits, whether each of
@@ -255,7 +264,7 @@ def table_calibration(least: str = "2000") -> str:
     ``tricks``; every seat playing ``pimc``): the strategy, contracts, the bins of ``least``
     contracts or more and the largest gap among them, the margin (contracts bid at the limit)
     predicted against made, and the Brier score against the share made's."""
-    rows = ["| variant | population | strategy | contracts | bins of 2,000+ | largest gap there (points) | "
+    rows = [f"| variant | population | strategy | contracts | bins of {int(least):,}+ | largest gap there (points) | "
             "at the margin: contracts, predicted, made | Brier (the share made's) |",
             "|---|---|---|---:|---:|---:|---|---|"]
     names = {"": "every seat bids it", "against": "the other side bids `tricks`", "pimc": "every seat plays `pimc`"}
@@ -276,7 +285,7 @@ def table_calibration(least: str = "2000") -> str:
     return "\n".join(rows)
 
 
-SOURCES = {"json": fig_json, "rule": fig_rule, "strength": fig_strength,
+SOURCES = {"json": fig_json, "const": fig_const, "rule": fig_rule, "strength": fig_strength,
            "table_rules": table_rules, "table_shift": table_shift, "table_strength": table_strength,
            "table_odds_three_hand": table_odds_three_hand, "table_odds_seed004": table_odds_seed004,
            "table_auction_limits": table_auction_limits, "table_auction_kinds": table_auction_kinds,

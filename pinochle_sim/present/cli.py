@@ -608,13 +608,14 @@ def cmd_calibrate(args: argparse.Namespace) -> None:
           f"{args.seed}; 'predicted' is the bidder's own estimate when it took the contract (forced "
           "openings and stuck dealers left out)\n")
     print(table([[r.bin, r.contracts, f"{r.predicted:.3f}", f"{r.made:.3f}",
-                  f"{r.made_low:.3f}-{r.made_high:.3f}", _gap(r)] for r in c.bins.itertuples()],
+                  f"{r.made_low:.3f}-{r.made_high:.3f}", _made_minus_predicted(r)] for r in c.bins.itertuples()],
                 ["predicted", "contracts", "mean predicted", "made", "95% interval", "made - predicted"]))
     for title, t in (("by the situation of the winning bid", c.situations),
                      ("at the margin: contracts bid at the bidder's limit", c.margin)):
         print(f"\n{title}\n")
         print(table([[r.situation.replace("_", " "), r.contracts, f"{r.predicted:.3f}", f"{r.made:.3f}",
-                      f"{r.made_low:.3f}-{r.made_high:.3f}", _gap(r), f"{r.brier:.4f}"] for r in t.itertuples()],
+                      f"{r.made_low:.3f}-{r.made_high:.3f}", _made_minus_predicted(r), f"{r.brier:.4f}"]
+                     for r in t.itertuples()],
                     ["situation", "contracts", "mean predicted", "made", "95% interval", "made - predicted",
                      "Brier"]))
     print(f"\nBrier score {c.brier:.4f} (one chance for every contract, the share made: {c.brier_base:.4f})")
@@ -623,7 +624,7 @@ def cmd_calibrate(args: argparse.Namespace) -> None:
             print(f"wrote {path}")
 
 
-def _gap(r) -> str:
+def _made_minus_predicted(r) -> str:
     """made - predicted in points, with a mark where the cell is too small to say (under
     ``MIN_CALIBRATION`` contracts) or the gap is over 2 points and outside the interval."""
     from ..studies.match import MIN_CALIBRATION

@@ -140,9 +140,13 @@ class AuctionModel:
     anchor: np.ndarray          # float[bands, aces, tens, trumps]
     made: np.ndarray            # float[situations, kinds, gaps]
     contracts: np.ndarray       # float[situations, kinds, gaps]
-    explored: np.ndarray | None = None
+    explored: np.ndarray | None = None   # float[situations, kinds, gaps] (None: zeros)
     history: list = field(default_factory=list)
     kinds: list = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if self.explored is None:
+            self.explored = np.zeros_like(self.contracts)
 
     @cached_property
     def fitted(self) -> dict[str, np.ndarray]:
@@ -203,14 +207,16 @@ class AuctionModel:
         last = ok.shape[-1] - 1 - np.argmax(ok[..., ::-1], axis=-1)
         return np.where(ok.any(-1), (last - GAP_RAISES) * self.variant.raise_min, -np.inf)
 
+    def limit_index(self) -> np.ndarray:
+        """int[situations, kinds]: the gap index of each curve's limit (-1: it never bids)."""
+        r = self.reach()
+        return np.where(np.isfinite(r), GAP_RAISES + np.round(np.nan_to_num(r, neginf=0) / self.variant.raise_min),
+                        -1).astype(int)
+
     def save(self, path: str | Path) -> None:
         np.savez_compressed(path, weight=self.weight, anchor=self.anchor, made=self.made,
-                            contracts=self.contracts, explored=self._explored,
+                            contracts=self.contracts, explored=self.explored,
                             history=json.dumps(self.history), kinds=json.dumps(self.kinds))
-
-    @property
-    def _explored(self) -> np.ndarray:
-        return np.zeros_like(self.contracts) if self.explored is None else self.explored
 
     @classmethod
     def load(cls, path: str | Path, v: Variant, confidence: float) -> AuctionModel:
@@ -310,7 +316,7 @@ def auction_model(v: Variant | str, confidence: float = 0.67, deals: int = 200_0
                   progress: bool = False) -> AuctionModel:
     """Build the auction-aware model by iteration: every seat bids from the model (some seats
     exploring, see :func:`_observe`), the auctions are played out, and the contracts' outcomes
-    (by situation and gap) are averaged into the model, until the reach of every situation
+    (by situation, kind and gap) are averaged into the model, until the reach of every curve
     moves less than ``tolerance`` raises (or ``max_iterations``). Iteration ``k`` plays deals of
     seed ``seed + k``; iteration 1 bids from the made-to-declare estimate alone (reach 0: bid up
     to what the hand is worth). The model is then read afresh from :data:`READ_FACTOR` times as
@@ -364,25 +370,27 @@ def _moved(new: np.ndarray, old: np.ndarray, v: Variant) -> float:
                  / v.raise_min)
 
 
-#: The kinds of hand the check tells apart: trump length, and how much of the hand's estimate
-#: is meld (meld-heavy) rather than cards that take tricks (trick-heavy).
+#: The kinds of hand the check tells apart, finer than :data:`KINDS`: trump length, and how much
+#: of the hand's estimate is meld rather than cards that take tricks.
 CHECKED_KINDS = {"trumps": ((0, 6, "up to 5 trumps"), (6, 7, "6 trumps"), (7, 99, "7 trumps or more")),
-         "meld_share": ((-9, 1 / 3, "meld under 1/3 of the estimate"), (1 / 3, 2 / 3, "meld 1/3 to 2/3"),
-                        (2 / 3, 99, "meld over 2/3 of the estimate"))}
+                 "meld_share": ((-9, 1 / 3, "meld under 1/3 of the estimate"), (1 / 3, 2 / 3, "meld 1/3 to 2/3"),
+                                (2 / 3, 99, "meld over 2/3 of the estimate"))}
 
 
 def kinds_check(model: AuctionModel, c: dict[str, np.ndarray], least: int = 2000) -> pd.DataFrame:
-    """Is one curve per situation enough? Per situation and kind of hand (:data:`KINDS`) with at
-    least ``least`` contracts: the model's mean chance against the share made, the difference
-    with its standard error and ``z``. A kind the curve misjudges shows as a difference of
-    several standard errors."""
+    """Are the model's curves enough? Per situation and kind of hand (:data:`CHECKED_KINDS`) with
+    at least ``least`` contracts ``c``: the model's mean chance against the share made, the
+    difference with its standard error and ``z``. A kind the curves misjudge shows as a
+    difference of several standard errors. The share of meld is of the bid with the table anchor
+    (which holds the meld), else of the estimate to the nearest raise."""
     p = model.p_make(c["situation"], c["bid"], c["meld"], c["aces"], c["tens"], c["trumps"])
-    mu = c["bid"] - (model.gap(c["bid"], c["meld"], c["aces"], c["tens"], c["trumps"]) - GAP_RAISES) \
-        * model.variant.raise_min  # the estimate, to the nearest raise
-    feature = {"trumps": c["trumps"].astype(float),
-               "meld_share": np.where(mu > 0, model.weight * c["meld"] / np.maximum(mu, 1), 0.0)}
-    if model.weight == 0:  # the table anchor holds the meld inside it: the band's share of the bid
-        feature["meld_share"] = c["meld"] / np.maximum(c["bid"], 1)
+    if model.weight == 0:
+        share = c["meld"] / np.maximum(c["bid"], 1)
+    else:
+        mu = c["bid"] - (model.gap(c["bid"], c["meld"], c["aces"], c["tens"], c["trumps"]) - GAP_RAISES) \
+            * model.variant.raise_min
+        share = np.where(mu > 0, model.weight * c["meld"] / np.maximum(mu, 1), 0.0)
+    feature = {"trumps": c["trumps"].astype(float), "meld_share": share}
     rows = []
     for s, name in enumerate(SITUATIONS):
         at = c["situation"] == s
@@ -432,14 +440,13 @@ def auction_table(model: AuctionModel) -> pd.DataFrame:
     v = model.variant
     rows = []
     f = model.fitted
-    reach = model.reach()
+    limit = model.limit_index()
     for s, sit, k, kind in _curves(model):
-        n, m, x = model.contracts[s, k], model.made[s, k], model._explored[s, k]
+        n, m, x = model.contracts[s, k], model.made[s, k], model.explored[s, k]
         lo, hi = wilson(m, n)
         near = np.zeros(len(n), bool)
-        if np.isfinite(reach[s, k]):
-            at = GAP_RAISES + int(round(reach[s, k] / v.raise_min))
-            near[max(at - READ_RAISES, 0):at + READ_RAISES + 1] = True
+        if limit[s, k] >= 0:
+            near[max(limit[s, k] - READ_RAISES, 0):limit[s, k] + READ_RAISES + 1] = True
         for g in np.nonzero((n > 0) | near)[0]:
             seen = n[g] > 0
             rows.append({"situation": sit, "kind": kind, "gap": int((g - GAP_RAISES) * v.raise_min),
@@ -459,9 +466,8 @@ def coverage(model: AuctionModel, least: int = 20_000, raises: int = READ_RAISES
     curve (kind of hand) counted about its own limit, the fewest of those and whether the chance
     at every one of them is read from contracts; and the reach and the chance at the limit of
     each curve (``reach`` and ``p_at_limit``, lists in the order of :data:`KINDS`)."""
-    v = model.variant
     f = model.fitted
-    reach = model.reach()
+    reach, limit = model.reach(), model.limit_index()
     rows = []
     for s, sit in enumerate(SITUATIONS):
         if model.contracts[s].sum() < least:
@@ -469,17 +475,15 @@ def coverage(model: AuctionModel, least: int = 20_000, raises: int = READ_RAISES
         near = np.zeros(2 * raises + 1)
         read = True
         for k in range(len(KINDS)):
-            if not np.isfinite(reach[s, k]) or not model.contracts[s, k].sum():
+            if limit[s, k] < 0 or not model.contracts[s, k].sum():
                 continue
-            at = GAP_RAISES + int(round(reach[s, k] / v.raise_min))
-            idx = np.clip(np.arange(at - raises, at + raises + 1), 0, 2 * GAP_RAISES)
+            idx = np.clip(np.arange(limit[s, k] - raises, limit[s, k] + raises + 1), 0, 2 * GAP_RAISES)
             near += model.contracts[s, k, idx]
             read &= bool(f["read"][s, k, idx].all())
-        at_limit = [float(f["p"][s, k, GAP_RAISES + int(round(r / v.raise_min))]) if np.isfinite(r) else None
-                    for k, r in enumerate(reach[s])]
         rows.append({"situation": sit, "contracts": int(model.contracts[s].sum()),
                      "fewest_near_limit": int(near.min()), "all_read": read,
-                     "reach": [float(r) for r in reach[s]], "p_at_limit": at_limit})
+                     "reach": [float(r) for r in reach[s]],
+                     "p_at_limit": [float(f["p"][s, k, i]) if i >= 0 else None for k, i in enumerate(limit[s])]})
     return pd.DataFrame(rows)
 
 

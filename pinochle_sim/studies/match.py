@@ -28,8 +28,10 @@ from numba import prange
 from .. import __version__
 from .._numba import njit, pnjit
 from ..runs import HERE, Chunk, Run, Where, chunks_of
-from ..engine.hand import BID, BIDDER, COLUMNS, MADE, SCORE0, THROWN, deal_hands, play_deal, workspace
+from ..engine.auction import MAX_CARDS, MAX_TRUMPS, N_BANDS, SITUATIONS
+from ..engine.hand import BID, BIDDER, COLUMNS, MADE, SCORE0, THROWN, deal_hands, play_deal, side_of, workspace
 from .simulate import Setup
+from .stats import wilson
 from .strategies import Strategy, strategy
 from ..engine.variants import BOTH_PAST, R, Variant, variant
 from ..engine.tricks import DEFAULT_POLICY
@@ -399,9 +401,8 @@ def calibration(v: Variant | str, strat: str | Strategy = "auction", deals: int 
     if not hasattr(s, "predict"):
         raise ValueError(f"calibration needs a strategy with its own estimate (auction, table, cautious, "
                          f"aggressive), not {s.name}")
-    other = strategy(against) if against is not None else s
-    mine = [seat for seat in range(v.players) if seat % 2 == 0 or against is None] if v.teams == 2 \
-        else [0] if against is not None else list(range(v.players))
+    other = s if against is None else strategy(against)
+    mine = [seat for seat in range(v.players) if against is None or side_of(v, seat) == 0]
     seats = [s if seat in mine else other for seat in range(v.players)]
     setup = Setup(v, policy, seats)
     df = play(setup, deals, seed, where=where)
@@ -424,7 +425,6 @@ def calibration(v: Variant | str, strat: str | Strategy = "auction", deals: int 
 def _limit(setup: Setup, df: pd.DataFrame) -> np.ndarray:
     """The most each contract's bidder would have bid in the situation it won in (its limit less
     the partner margin when it outbid its partner), from the kernels' bidding tables."""
-    from ..engine.auction import MAX_CARDS, MAX_TRUMPS, N_BANDS
     bd = setup.bid
     seat = df.bidder.to_numpy().astype(np.int64)
     meld = df.bid_meld.to_numpy().astype(np.int64)
@@ -440,24 +440,26 @@ def _brier(predicted: np.ndarray, made: np.ndarray) -> float:
     return float(np.mean((predicted - made) ** 2)) if len(made) else float("nan")
 
 
+def _cell(predicted: np.ndarray, made: np.ndarray) -> dict:
+    """One cell of a calibration table (non-empty): how many contracts, the mean chance
+    predicted, the share made with its standard error and 95% Wilson interval."""
+    n = len(made)
+    p = float(made.mean())
+    lo, hi = wilson(made.sum(), n)
+    return {"contracts": n, "predicted": float(predicted.mean()), "made": p, "se": math.sqrt(p * (1 - p) / n),
+            "made_low": float(lo), "made_high": float(hi)}
+
+
 def _by_situation(predicted: np.ndarray, made: np.ndarray, sit: np.ndarray, sel: np.ndarray) -> pd.DataFrame:
-    """Per auction situation (and all together), over the contracts ``sel``: how many, the mean
-    chance predicted, the share made with its standard error and 95% Wilson interval, the Brier
-    score."""
-    from ..engine.auction import SITUATIONS
-    from .stats import wilson
+    """Per auction situation (and all together), over the contracts ``sel``: a calibration cell
+    (:func:`_cell`) and its Brier score."""
     sel = sel & np.isfinite(predicted)
+    made = made.astype(float)
     rows = []
     for name, where_ in [*((n, sit == k) for k, n in enumerate(SITUATIONS)), ("all", np.ones_like(sel))]:
         w = sel & where_
-        n = int(w.sum())
-        if not n:
-            continue
-        p = float(made[w].mean())
-        lo, hi = wilson(made[w].sum(), n)
-        rows.append({"situation": name, "contracts": n, "predicted": float(predicted[w].mean()), "made": p,
-                     "se": math.sqrt(p * (1 - p) / n), "made_low": float(lo), "made_high": float(hi),
-                     "brier": _brier(predicted[w], made[w].astype(float))})
+        if w.any():
+            rows.append({"situation": name, **_cell(predicted[w], made[w]), "brier": _brier(predicted[w], made[w])})
     return pd.DataFrame(rows)
 
 
@@ -470,20 +472,10 @@ def calibration_table(predicted: np.ndarray, made: np.ndarray, bins: int = 10) -
     >>> t[["bin", "contracts", "made"]].values.tolist()
     [['0.7-0.8', 2, 0.5], ['0.9-1.0', 1, 1.0]]
     """
-    from .stats import wilson
     keep = np.isfinite(predicted)
     predicted, made = predicted[keep], np.asarray(made, float)[keep]
     edges = np.linspace(0, 1, bins + 1)
     which = np.clip(np.digitize(predicted, edges) - 1, 0, bins - 1)
-    rows = []
-    for k in range(bins):
-        sel = which == k
-        n = int(sel.sum())
-        if n:
-            p = made[sel].mean()
-            lo, hi = wilson(made[sel].sum(), n)
-            rows.append({"bin": f"{edges[k]:.1f}-{edges[k + 1]:.1f}", "contracts": n,
-                         "predicted": float(predicted[sel].mean()), "made": float(p),
-                         "se": float(math.sqrt(p * (1 - p) / n)), "made_low": float(lo),
-                         "made_high": float(hi)})
+    rows = [{"bin": f"{edges[k]:.1f}-{edges[k + 1]:.1f}", **_cell(predicted[which == k], made[which == k])}
+            for k in range(bins) if (which == k).any()]
     return pd.DataFrame(rows)

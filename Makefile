@@ -14,16 +14,23 @@ PIMC_CALIBRATION_DEALS ?= 20000
 
 .PHONY: install test lint chart results docs bidding notebooks lab odds bench clean
 
+# pip without its one-core byte-compiling, then compileall on every core (the same .pyc files,
+# which imports need: PYTHONDONTWRITEBYTECODE would otherwise recompile on every start).
+define install
+	test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	$(BIN)/pip install -q --no-compile -e $(1)
+	$(BIN)/python -m compileall -q -j 0 $(VENV)/lib > /dev/null || true
+endef
+
 # The package and what it runs on (all `make chart` needs) ...
 $(BASE): pyproject.toml
-	$(PY) -m venv $(VENV)
-	$(BIN)/pip install -q -e .
+	$(call install,.)
 	touch $(BASE)
 
-# ... and what the tests and notebooks need besides.
-$(STAMP): $(BASE)
-	$(BIN)/pip install -q -e '.[dev]'
-	touch $(STAMP)
+# ... and what the tests and notebooks need besides (one pip run from a fresh clone).
+$(STAMP): pyproject.toml
+	$(call install,'.[dev]')
+	touch $(BASE) $(STAMP)
 
 install: $(STAMP)
 
@@ -40,7 +47,8 @@ chart: $(BASE)
 
 results: $(BASE)
 	for v in $(VARIANTS); do \
-	  $(BIN)/pinochle-sim bid-chart --variant $$v --deals $(RESULTS_DEALS) --seed 1 --out results/$$v || exit 1; \
+	  $(BIN)/pinochle-sim bid-chart --variant $$v --deals $(RESULTS_DEALS) --seed 1 --auction-model \
+	    --out results/$$v || exit 1; \
 	done
 	for v in $(VARIANTS); do \
 	  $(BIN)/pinochle-sim bid-chart --variant $$v --policy pimc --deals $(PIMC_DEALS) --seed 1 -q --out results/$$v > /dev/null || exit 1; \

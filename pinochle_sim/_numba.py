@@ -21,7 +21,9 @@ import platform
 import shutil
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Callable
 
 import llvmlite
 import numba
@@ -136,26 +138,51 @@ def _plain(jit):
     return decorate
 
 
-#: Serial kernels (called per hand, or inside a parallel loop).
+#: Serial kernels (called per hand, or over a span of deals).
 njit = _plain(numba.njit(cache=True, nogil=True, error_model="numpy"))
 #: Small kernels called in the innermost loops with a variant's tables: inlined into their
 #: callers (a call would pass the whole tuple of tables, which costs more than the work).
 ijit = numba.njit(cache=True, nogil=True, error_model="numpy", inline="always")
 #: The hand kernels (a hand, its tricks, a card of the contract player), which take the variant's
 #: tables and a thread's scratch, compiled without reference counting (numba's ``_nrt=False``):
-#: every array those structures hold would otherwise cost two atomic counter updates per call.
-#: Numba compiles what they call the same way and refuses any allocation there, so their scratch
-#: is made once per thread (``hand.workspace``).
+#: every array those structures hold would otherwise cost two atomic counter updates per call,
+#: contended between the threads of :func:`in_spans`. Numba compiles what they call the same way
+#: and refuses any allocation there, so their scratch is made once per span (``hand.workspace``).
 bjit = _plain(numba.njit(cache=True, nogil=True, error_model="numpy", _nrt=False))
-#: Parallel kernels: ``prange`` over deals or blocks of deals.
-pnjit = numba.njit(cache=True, nogil=True, parallel=True, error_model="numpy")
 
 
 def set_threads(n: int | None) -> int:
-    """Use ``n`` threads in parallel kernels (None: all cores); return the count in force."""
+    """Use ``n`` threads for loops over deals (None: all cores); return the count in force."""
     if n is not None:
         numba.set_num_threads(max(1, min(int(n), numba.config.NUMBA_NUM_THREADS)))
     return numba.get_num_threads()
+
+
+def in_spans(n: int, run: Callable[[int, int], object], size: int | None = None) -> None:
+    """``run(lo, hi)`` for the spans ``[0, size)``, ``[size, 2 size)``, ... that cover items
+    ``0 .. n-1``, on the threads :func:`set_threads` allows, each span handed to the next free
+    thread (``size`` None: about eight spans a thread).
+
+    ``run`` calls a serial kernel, which releases the GIL (``nogil``), so the spans run side by
+    side. This is the loops' parallelism instead of numba's ``prange``: a ``prange`` loop makes
+    LLVM optimise and generate the whole tree of kernels it calls again, about four times the
+    compiling of a serial kernel over the same tree, for no speed. Every item draws from its own
+    random stream, so the output depends on neither the thread count nor the order the spans
+    finish in. An error in a span stops the spans not yet started and is raised here."""
+    threads = numba.get_num_threads()
+    size = size or max(1, -(-n // (8 * threads)))
+    spans = [(lo, min(n, lo + size)) for lo in range(0, n, size)]
+    threads = min(threads, len(spans))
+    if threads <= 1:
+        for lo, hi in spans:
+            run(lo, hi)
+        return
+    pool = ThreadPoolExecutor(threads, thread_name_prefix="pinochle-sim")
+    try:
+        for f in [pool.submit(run, lo, hi) for lo, hi in spans]:
+            f.result()
+    finally:
+        pool.shutdown(cancel_futures=True)
 
 
 @intrinsic

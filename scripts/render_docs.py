@@ -231,7 +231,7 @@ def table_auction_limits() -> str:
             "from contracts | reach by kind of hand (points; trick-heavy, + long trumps, with meld, + long "
             "trumps) | chance at the limit |", "|---|---|---:|---:|---|---|---|"]
     for v in VARIANTS:
-        for r in _json(f"results/{v}/metadata.json")["auction_model"]["near_the_limit"]:
+        for r in _json(f"results/{v}/auction_model.json")["near_the_limit"]:
             reach = ", ".join("none" if not math.isfinite(x) else f"{x:+.0f}" for x in r["reach"])
             at = ", ".join("-" if p is None else f"{p:.2f}" for p in r["p_at_limit"])
             rows.append(f"| `{v}` | {r['situation'].replace('_', ' ')} | {r['contracts']:,} | "

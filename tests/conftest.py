@@ -33,5 +33,24 @@ _IN_ANOTHER_PROCESS = ("test_notebooks.py::test_notebook_runs", "test_notebooks.
                        "test_cli.py::test_bench_script_smoke", "test_cli.py::test_module_entry_point")
 
 
+def pytest_sessionstart(session):
+    """Under two test workers (``make test``), compile the kernels first, once, split between
+    them (``_warmup``)."""
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        from _warmup import warm_up
+        warm_up(*_worker())
+
+
+def pytest_sessionfinish(session):
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        from _warmup import finished
+        finished(*_worker())
+
+
+def _worker() -> tuple[str, int, str]:
+    env = os.environ
+    return env["PYTEST_XDIST_WORKER"], int(env["PYTEST_XDIST_WORKER_COUNT"]), env["PYTEST_XDIST_TESTRUNUID"]
+
+
 def pytest_collection_modifyitems(config, items):
     items.sort(key=lambda item: any(k in item.nodeid for k in _IN_ANOTHER_PROCESS))  # stable: the rest keep order

@@ -133,6 +133,8 @@ BAD_INPUT = [
     (("bid-table", "--csv", "afile/t.csv"), "cannot write afile/t.csv"),
     (("bid-chart", "--format", "gif"), "unknown format 'gif'"),
     (("bid-chart", "--out", "afile/chart"), "cannot write afile/chart"),
+    (("bid-chart", "--confidence", "0"), "--confidence must be between 0 and 1"),
+    (("bid-chart", "--policy", "random", "--auction-model"), "the auction model is played with contract"),
     (("advise", "AS TS KS"), "a hand has 12 cards, got 3"),
     (("advise", HAND.replace("AC", "ZC")), "unknown card 'ZC'"),
     (("advise", HAND, "--variant", "pinochle"), "unknown variant 'pinochle'"),

@@ -1,9 +1,12 @@
 """The numba layer (``_numba``): a kernel called with constants is compiled once, for plain types;
 the sampling player is compiled only into the loops of a play that samples."""
+import time
+
 import numpy as np
+import pytest
 from numba.core.caching import NullCache
 
-from pinochle_sim._numba import njit
+from pinochle_sim._numba import in_spans, njit, set_threads
 from pinochle_sim.simulate import Setup
 
 
@@ -37,3 +40,37 @@ def test_only_a_sampling_play_has_a_search():
     assert Setup("three-hand", ["contract", "pimc:dd=20", "pimc:dd=0"]).loop.search == 15 * 3
     assert Setup("classic", ["contract", "pimc:dd=0", "contract", "contract"]).loop.search == 0
     assert np.array_equal(Setup("classic", "pimc").loop.policy[:, 0], [3, 3, 3, 3])
+
+
+def _count_spans(n, size):
+    seen = np.zeros(n, int)
+
+    def run(lo, hi):
+        seen[lo:hi] += 1
+    in_spans(n, run, size)
+    return seen
+
+
+def _spans_started_when_the_first_fails(n):
+    ran = []
+
+    def run(lo, hi):
+        ran.append(lo)
+        if lo == 0:
+            raise ValueError("span 0")
+        time.sleep(0.002)
+    with pytest.raises(ValueError, match="span 0"):
+        in_spans(n, run, 1)
+    return len(ran)
+
+
+def test_spans_cover_every_item_once_whatever_the_threads_and_an_error_stops_the_rest():
+    threads = set_threads(None)
+    try:
+        for t in (1, 2):
+            set_threads(t)
+            for n, size in ((0, None), (1, None), (10, 3), (100, None), (4097, 4096)):
+                assert (_count_spans(n, size) == 1).all()
+            assert _spans_started_when_the_first_fails(1000) < 100  # the spans not started were dropped
+    finally:
+        set_threads(threads)

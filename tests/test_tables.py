@@ -124,6 +124,27 @@ def test_bid_chart_files(tmp_path, thousand):
     for key in ("variant", "options", "play_policy", "seed", "deals", "version", "rule_of_thumb"):
         assert key in meta
     assert not list((tmp_path / "out").glob(".staging-*"))
+    assert not {"auction_chart.png", "auction_model.csv", "auction_model.json"} & names  # no fit not asked for
+
+
+def test_bid_chart_with_the_auction_model_writes_its_files_and_provenance(tmp_path, thousand):
+    from pinochle_sim.auction_model import GAP_RAISES, KINDS, AuctionModel
+    gaps = np.arange(2 * GAP_RAISES + 1)
+    n = np.zeros((4, len(KINDS), len(gaps)))
+    n[1:3, :, :GAP_RAISES] = 500.0
+    made = np.round(n / (1 + np.exp((gaps - GAP_RAISES + 3) / 6)))
+    model = AuctionModel(thousand.variant, 0.67, 0.0, np.zeros((16, 9, 9, 13)), made, n)
+    names = {p.name for p in write_bid_chart(thousand, tmp_path, formats=("csv", "json", "png"), auction=model,
+                                             auction_strategy="auction:deals=5")}
+    assert {"auction_chart.png", "auction_model.csv", "auction_model_kinds.csv", "auction_model.json",
+            "bid_chart.png"} <= names
+    meta = json.loads((tmp_path / "auction_model.json").read_text())
+    assert meta["strategy"] == "auction:deals=5" and meta["variant"] == "thousand" and "near_the_limit" in meta
+    other = AuctionModel(ps.variant("classic"), 0.67, 0.0, np.zeros((16, 9, 9, 13)), made, n)
+    with pytest.raises(ValueError, match="beside a bid chart of its variant"):
+        write_bid_chart(thousand, tmp_path / "x", auction=other)
+    assert main(["bid-chart", "--variant", "modern", "--deals", "1000", "--policy", "pimc", "--auction-model",
+                 "-q", "--out", str(tmp_path / "y")]) == 2 and not (tmp_path / "y").exists()
 
 
 def test_cli_tables(tmp_path, capsys):

@@ -9,9 +9,8 @@ blocks of the shuffled deck, so a three-hand deal is the same code with other si
 from __future__ import annotations
 
 import numpy as np
-from numba import prange
 
-from .._numba import njit, pnjit
+from .._numba import in_spans, njit
 from .cards import COPIES, DECK_SIZE, N_KINDS
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -143,17 +142,15 @@ def deal_around(seed, i, seat, fixed, deck, counts, players=4, hand=12):
     _share(rest, counts, players, hand, seat)
 
 
-#: Deals per block of a parallel loop: each block allocates its scratch once.
+#: Deals per span of a loop over deals (``_numba.in_spans``): each span allocates its scratch once.
 BLOCK = 4096
 
 
-@pnjit
-def _deal(seed, start, players, hand, out):
-    n = out.shape[0]
-    for b in prange((n + BLOCK - 1) // BLOCK):
-        deck = np.empty(DECK_SIZE, np.int8)
-        for d in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
-            deal_one(seed, start + d, deck, out[d], players, hand)
+@njit
+def _deal(seed, start, lo, hi, players, hand, out):
+    deck = np.empty(DECK_SIZE, np.int8)
+    for d in range(lo, hi):
+        deal_one(seed, start + d, deck, out[d], players, hand)
 
 
 def deal(n: int, seed: int = 0, start: int = 0, v="thousand") -> np.ndarray:
@@ -173,5 +170,5 @@ def deal(n: int, seed: int = 0, start: int = 0, v="thousand") -> np.ndarray:
     if n < 0 or seed < 0 or start < 0:
         raise ValueError("deal: n, seed and start must be >= 0")
     out = np.empty((n, v.players + (v.kitty > 0), N_KINDS), np.int8)
-    _deal(np.uint64(seed), np.int64(start), v.players, v.hand_size, out)
+    in_spans(n, lambda lo, hi: _deal(np.uint64(seed), np.int64(start), lo, hi, v.players, v.hand_size, out), BLOCK)
     return out

@@ -18,9 +18,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import prange
 
-from .._numba import bjit, copy_rows, ijit, njit, pnjit
+from .._numba import bjit, copy_rows, ijit, in_spans, njit
 from .auction import (MAX_CARDS, MAX_TRUMPS, N_BANDS, N_SITUATIONS, Bidding, choose_trump, compile_bidding,
                       continue_auction, hand_worth, run_auction)
 from .cards import N_KINDS, NINE
@@ -382,22 +381,21 @@ def _declare_every_seat(seed, i, d, tb, bd, policy, w, rows):
         declare(i % players, seat, 0, w.trumps[seat], True, tb, policy, w, stream(seed, i, 1), row)
 
 
-@pnjit
-def _play_many(seed, start, n, forced_bidder, tb, bd, policy, search, max_calls, rows):
-    """Summaries of deals ``start .. start+n-1`` into ``rows`` (int32[n, len(COLUMNS)]; with
-    ``EVERY_SEAT``, int32[seats * n, len(COLUMNS)], seat by seat); ``search``:
-    ``tricks.search_room`` of ``policy``."""
-    for b in prange((n + BLOCK - 1) // BLOCK):
-        w = workspace(tb, max_calls, search)
-        _play_block(seed, start, b * BLOCK, min(n, (b + 1) * BLOCK), forced_bidder, tb, bd, policy, w, rows)
+@njit
+def _play_many(seed, start, lo, hi, forced_bidder, tb, bd, policy, search, max_calls, rows):
+    """Summaries of deals ``start + lo .. start + hi - 1`` into ``rows[lo:hi]`` (``rows``:
+    int32[n, len(COLUMNS)]; with ``EVERY_SEAT``, int32[seats * n, len(COLUMNS)], seat by seat);
+    ``search``: ``tricks.search_room`` of ``policy``. One span of :func:`play_rows`."""
+    w = workspace(tb, max_calls, search)
+    _play_block(seed, start, lo, hi, forced_bidder, tb, bd, policy, w, rows)
 
 
-@pnjit
-def _record_many(seed, start, n, forced_bidder, tb, bd, policy, search, dealt, calls, passes, tricks, tinfo,
+@njit
+def _record_many(seed, start, lo, hi, forced_bidder, tb, bd, policy, search, dealt, calls, passes, tricks, tinfo,
                  rows):
     """As :func:`_play_many`, keeping each deal's cards (and kitty), calls, passes or discard and
     tricks."""
-    for d in prange(n):
+    for d in range(lo, hi):
         w = with_record(workspace(tb, 1, search), calls[d], passes[d], tricks[d], tinfo[d])
         deal_hands(seed, start + d, tb, w.hands, w.deck)
         dealt[d] = w.hands
@@ -425,50 +423,47 @@ def dd_points(tb, w, row, dd_from):
     return got + trick_start_value(w.h1, w.h2, w.tinfo[dd_from, 0], side, row[TRUMP], tb)
 
 
-@pnjit
-def _play_many_dd(seed, start, n, forced_bidder, tb, bd, policy, search, max_calls, dd_from, rows, dd):
+@njit
+def _play_many_dd(seed, start, lo, hi, forced_bidder, tb, bd, policy, search, max_calls, dd_from, rows, dd):
     """As :func:`_play_many`, and ``dd[d]``: :func:`dd_points` of each deal."""
-    for d in prange(n):
+    for d in range(lo, hi):
         w = workspace(tb, max_calls, search)
         deal_hands(seed, start + d, tb, w.hands, w.deck)
         play_deal(seed, start + d, forced_bidder, tb, bd, policy, w, rows[d])
         dd[d] = dd_points(tb, w, rows[d], dd_from)
 
 
-@pnjit
-def _declare_hand(seed, deals, seat, fixed, dealer, trumps, tb, policy, search, rows):
-    """The deals numbered ``deals`` (int64[n]) with ``seat`` holding ``fixed`` (int8[24]) and
-    declaring in each trump of ``trumps`` (-1: the trump it names), into ``rows`` (int32[n,
-    len(trumps), len(COLUMNS)]). ``dealer < 0``: deal ``i``'s dealer is ``i % seats``. Every
-    trump plays the same deals and random streams."""
-    n = deals.shape[0]
+@njit
+def _declare_hand(seed, deals, lo, hi, seat, fixed, dealer, trumps, tb, policy, search, rows):
+    """The deals numbered ``deals[lo:hi]`` (``deals``: int64[n]) with ``seat`` holding ``fixed``
+    (int8[24]) and declaring in each trump of ``trumps`` (-1: the trump it names), into ``rows``
+    (int32[n, len(trumps), len(COLUMNS)]). ``dealer < 0``: deal ``i``'s dealer is ``i % seats``.
+    Every trump plays the same deals and random streams."""
     players = tb.rules[R.players]
-    for b in prange((n + BLOCK - 1) // BLOCK):
-        w = workspace(tb, 1, search)
-        dealt = np.zeros(w.hands.shape, np.int8)
-        for d in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
-            i = deals[d]
-            _deal_around(seed, i, seat, fixed, tb, dealt, w.deck)
-            dl = i % players if dealer < 0 else dealer
-            for k in range(trumps.shape[0]):
-                w.hands[:] = dealt
-                meld_hands(tb, w.hands, w.melds)
-                row = rows[d, k]
-                row[:] = 0
-                row[DEALER] = dl
-                declare(dl, seat, 0, trumps[k], True, tb, policy, w, stream(seed, i, 1), row)
+    w = workspace(tb, 1, search)
+    dealt = np.zeros(w.hands.shape, np.int8)
+    for d in range(lo, hi):
+        i = deals[d]
+        _deal_around(seed, i, seat, fixed, tb, dealt, w.deck)
+        dl = i % players if dealer < 0 else dealer
+        for k in range(trumps.shape[0]):
+            w.hands[:] = dealt
+            meld_hands(tb, w.hands, w.melds)
+            row = rows[d, k]
+            row[:] = 0
+            row[DEALER] = dl
+            declare(dl, seat, 0, trumps[k], True, tb, policy, w, stream(seed, i, 1), row)
 
 
-@pnjit
-def _worths_around(seed, start, n, seat, fixed, tb, bd, out):
-    """For deals ``start .. start+n-1`` dealt around ``fixed`` in ``seat``: what every seat's
-    bidding strategy would bid in each auction situation, into ``out`` (float64[n, seats,
-    situations])."""
-    for b in prange((n + BLOCK - 1) // BLOCK):
-        w = workspace(tb, 1, None)  # nobody plays
-        for d in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
-            _deal_around(seed, start + d, seat, fixed, tb, w.hands, w.deck)
-            value_hands(tb, bd, w.hands, w.melds, out[d], w.trumps)
+@njit
+def _worths_around(seed, start, lo, hi, seat, fixed, tb, bd, out):
+    """For deals ``start + lo .. start + hi - 1`` dealt around ``fixed`` in ``seat``: what every
+    seat's bidding strategy would bid in each auction situation, into ``out[lo:hi]``
+    (float64[n, seats, situations])."""
+    w = workspace(tb, 1, None)  # nobody plays
+    for d in range(lo, hi):
+        _deal_around(seed, start + d, seat, fixed, tb, w.hands, w.deck)
+        value_hands(tb, bd, w.hands, w.melds, out[d], w.trumps)
 
 
 @njit
@@ -481,32 +476,31 @@ def lead_over_others(score, side):
     return score[side] - others / (score.shape[0] - 1)
 
 
-@pnjit
-def _after_pass(seed, deals, fixed, dealer, passed0, high, high_seat, tb, bd, policy, search, max_calls, out):
-    """For the deals numbered ``deals``, dealt around ``fixed`` in seat 0: seat 0 passes now,
-    the auction goes on under the seats' strategies from the state after the calls so far
+@njit
+def _after_pass(seed, deals, lo, hi, fixed, dealer, passed0, high, high_seat, tb, bd, policy, search, max_calls,
+                out):
+    """For the deals numbered ``deals[lo:hi]``, dealt around ``fixed`` in seat 0: seat 0 passes
+    now, the auction goes on under the seats' strategies from the state after the calls so far
     (``passed0``, the bid ``high`` held by ``high_seat``), and the hand is played out. ``out[d]``
     receives seat 0's side's score minus the others' (:func:`lead_over_others`; 0 when the hand
     is thrown in)."""
-    n = deals.shape[0]
-    for b in prange((n + BLOCK - 1) // BLOCK):
-        w = workspace(tb, max_calls, search)
-        passed = np.empty(passed0.shape[0], np.bool_)
-        row = np.empty(len(COLUMNS), np.int32)
-        for d in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
-            i = deals[d]
-            _deal_around(seed, i, 0, fixed, tb, w.hands, w.deck)
-            value_hands(tb, bd, w.hands, w.melds, w.worth, w.trumps)
-            passed[:] = passed0
-            passed[0] = True
-            bidder, bid, _, _ = continue_auction(1, passed, high, high_seat, -1, 0, w.worth,
-                                                 bd.margin, tb, w.calls)
-            out[d] = 0.0
-            if bidder >= 0:
-                row[:] = 0
-                declare(dealer, bidder, bid, w.trumps[bidder], False, tb, policy, w,
-                        stream(seed, i, 1), row)
-                out[d] = lead_over_others(row[SCORE0:SCORE0 + tb.rules[R.teams]], tb.team[0])
+    w = workspace(tb, max_calls, search)
+    passed = np.empty(passed0.shape[0], np.bool_)
+    row = np.empty(len(COLUMNS), np.int32)
+    for d in range(lo, hi):
+        i = deals[d]
+        _deal_around(seed, i, 0, fixed, tb, w.hands, w.deck)
+        value_hands(tb, bd, w.hands, w.melds, w.worth, w.trumps)
+        passed[:] = passed0
+        passed[0] = True
+        bidder, bid, _, _ = continue_auction(1, passed, high, high_seat, -1, 0, w.worth,
+                                             bd.margin, tb, w.calls)
+        out[d] = 0.0
+        if bidder >= 0:
+            row[:] = 0
+            declare(dealer, bidder, bid, w.trumps[bidder], False, tb, policy, w,
+                    stream(seed, i, 1), row)
+            out[d] = lead_over_others(row[SCORE0:SCORE0 + tb.rules[R.teams]], tb.team[0])
 
 
 # ------------------------------------------------------------------------------------------
@@ -580,8 +574,8 @@ def play_rows(loop: Loop, seed: int, start: int, n: int) -> np.ndarray:
     start, n = _deals(start, n)
     every = loop.forced_bidder == EVERY_SEAT
     rows = np.empty(((loop.seats if every else 1) * n, len(COLUMNS)), np.int32)
-    _play_many(np.uint64(seed), start, n, loop.forced_bidder, loop.tables, loop.bidding, loop.policy,
-               loop.search, loop.max_calls, rows)
+    in_spans(n, lambda lo, hi: _play_many(np.uint64(seed), start, lo, hi, loop.forced_bidder, loop.tables,
+                                          loop.bidding, loop.policy, loop.search, loop.max_calls, rows), BLOCK)
     return rows.reshape(loop.seats, n, len(COLUMNS)) if every else rows
 
 
@@ -594,8 +588,9 @@ def play_rows_dd(loop: Loop, seed: int, start: int, n: int, dd_from: int) -> tup
         raise ValueError(f"dd_from is a trick number from 0 to {loop.tables.rules[R.hand_size] - 1}")
     rows = np.empty((n, len(COLUMNS)), np.int32)
     dd = np.empty(n, np.int32)
-    _play_many_dd(np.uint64(seed), start, n, loop.forced_bidder, loop.tables, loop.bidding, loop.policy,
-                  loop.search, loop.max_calls, int(dd_from), rows, dd)
+    in_spans(n, lambda lo, hi: _play_many_dd(np.uint64(seed), start, lo, hi, loop.forced_bidder, loop.tables,
+                                             loop.bidding, loop.policy, loop.search, loop.max_calls, int(dd_from),
+                                             rows, dd))
     return rows, dd
 
 
@@ -618,8 +613,8 @@ def record_deals(loop: Loop, seed: int, start: int, n: int) -> Records:
     out = Records(np.zeros((n, loop.seats + 1, N_KINDS), np.int8), np.zeros((n, loop.max_calls, 2), np.int32),
                   np.zeros((n, 2, 12), np.int8), np.zeros((n, MAX_TRICKS, 4), np.int8),
                   np.zeros((n, MAX_TRICKS, 3), np.int32), np.zeros((n, len(COLUMNS)), np.int32))
-    _record_many(np.uint64(seed), start, n, loop.forced_bidder, loop.tables, loop.bidding, loop.policy,
-                 loop.search, *out)
+    in_spans(n, lambda lo, hi: _record_many(np.uint64(seed), start, lo, hi, loop.forced_bidder, loop.tables,
+                                            loop.bidding, loop.policy, loop.search, *out))
     return out
 
 
@@ -641,8 +636,9 @@ def declare_hand(loop: Loop, seed: int, deals: np.ndarray, seat: int, fixed: np.
     deals = np.ascontiguousarray(deals, np.int64)
     trumps = np.ascontiguousarray(trumps, np.int64)
     rows = np.empty((len(deals), len(trumps), len(COLUMNS)), np.int32)
-    _declare_hand(np.uint64(seed), deals, int(seat), _fixed(loop, seat, fixed), int(dealer), trumps, loop.tables,
-                  loop.policy, loop.search, rows)
+    fixed = _fixed(loop, seat, fixed)
+    in_spans(len(deals), lambda lo, hi: _declare_hand(np.uint64(seed), deals, lo, hi, int(seat), fixed, int(dealer),
+                                                      trumps, loop.tables, loop.policy, loop.search, rows), BLOCK)
     return rows
 
 
@@ -651,7 +647,9 @@ def worths_around(loop: Loop, seed: int, start: int, n: int, seat: int, fixed: n
     bidding would bid in each auction situation (float64[n, seats, situations])."""
     start, n = _deals(start, n)
     out = np.empty((n, loop.seats, N_SITUATIONS))
-    _worths_around(np.uint64(seed), start, n, int(seat), _fixed(loop, seat, fixed), loop.tables, loop.bidding, out)
+    fixed = _fixed(loop, seat, fixed)
+    in_spans(n, lambda lo, hi: _worths_around(np.uint64(seed), start, lo, hi, int(seat), fixed, loop.tables,
+                                              loop.bidding, out), BLOCK)
     return out
 
 
@@ -666,6 +664,8 @@ def after_pass(loop: Loop, seed: int, deals: np.ndarray, fixed: np.ndarray, deal
     if passed.shape != (loop.seats,):
         raise ValueError(f"passed holds one flag per seat ({loop.seats})")
     out = np.empty(len(deals), np.float64)
-    _after_pass(np.uint64(seed), deals, _fixed(loop, 0, fixed), int(dealer), passed, int(high), int(high_seat),
-                loop.tables, loop.bidding, loop.policy, loop.search, loop.max_calls, out)
+    fixed = _fixed(loop, 0, fixed)
+    in_spans(len(deals), lambda lo, hi: _after_pass(np.uint64(seed), deals, lo, hi, fixed, int(dealer), passed,
+                                                    int(high), int(high_seat), loop.tables, loop.bidding, loop.policy,
+                                                    loop.search, loop.max_calls, out), BLOCK)
     return out

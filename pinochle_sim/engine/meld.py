@@ -14,11 +14,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from numba import prange
 
-from .._numba import ijit, njit, pnjit
+from .._numba import ijit, in_spans, njit
 from .cards import (COPIES, J, N_KINDS, Q, SUITS, CardError, card_name, hand_counts,
                     kind, parse_suit)
+from .deal import BLOCK
 from .melds import (ANY_TRUMP, AS_TRUMP, EXTRA_CARD, I_COMBO, I_KINDS, I_ROLE, I_RUN, I_SUIT, INCLUDED,
                     MELDS, ROYAL, RUN, SEPARATE, copies, instance_value, meld_instances)
 from .variants import Variant, compile_variant, variant
@@ -98,9 +98,9 @@ def meld_used(c, trump, tb, out):
             out[k] = max(out[k], n)
 
 
-@pnjit
-def _meld_table(hands, tb, out):
-    for i in prange(hands.shape[0]):
+@njit
+def _meld_table(hands, lo, hi, tb, out):
+    for i in range(lo, hi):
         hand_meld_all_trumps(hands[i], tb, out[i])
 
 
@@ -124,7 +124,7 @@ def meld_table(hands: np.ndarray, v: Variant | str = "thousand") -> np.ndarray:
     h = np.ascontiguousarray(hands, dtype=np.int8)
     flat = h.reshape(-1, N_KINDS)
     out = np.empty((flat.shape[0], 4), np.int32)
-    _meld_table(flat, tb, out)
+    in_spans(flat.shape[0], lambda lo, hi: _meld_table(flat, lo, hi, tb, out), BLOCK)
     return out.reshape(h.shape[:-1] + (4,))
 
 

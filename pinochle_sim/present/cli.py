@@ -322,8 +322,8 @@ def cmd_bid_table(args: argparse.Namespace) -> None:
 
     from ..studies.tables import bid_table, partner_adds, rule_text
 
+    conf = _confidence(args.confidence)  # refused before the simulation, not after
     stats = _stats(args)
-    conf = _confidence(args.confidence)
     t = bid_table(stats, args.by, confidences=(conf,), min_hands=1)
     if args.csv:
         write_csv(bid_table(stats, args.by), args.csv, stats.provenance(), index=True)
@@ -374,8 +374,15 @@ def cmd_bid_chart(args: argparse.Namespace) -> None:
         if f not in FORMATS:
             raise UserError(f"unknown format {f!r}; valid: {', '.join(FORMATS)}")
     out = args.out or f"results/{args.variant.name}"
+    if args.auction_model and args.policy != DEFAULT_POLICY:
+        raise UserError(f"--auction-model: the auction model is played with {DEFAULT_POLICY}, not {args.policy}")
+    conf = _confidence(args.confidence)
     stats = _stats(args)
-    for path in write_bid_chart(stats, out, formats, _confidence(args.confidence)):
+    auction = {}
+    if args.auction_model:
+        s = strategy("auction")
+        auction = {"auction": s.model(args.variant), "auction_strategy": s.spec}
+    for path in write_bid_chart(stats, out, formats, conf, **auction):
         print(f"wrote {path}")
 
 
@@ -828,6 +835,10 @@ def build_parser() -> argparse.ArgumentParser:
     add_tables(s, 1_000_000)
     s.add_argument("--out", help="folder (default results/VARIANT/)")
     s.add_argument("--format", default="png,csv,json", help="any of png,csv,json (default all)")
+    s.add_argument("--auction-model", action="store_true",
+                   help="also fit the auction strategy's model (its chance of making a contract after an "
+                        "auction; a minute or two the first time, cached after) and write auction_chart.png, "
+                        "auction_model.csv, auction_model_kinds.csv and auction_model.json")
 
     s = sub.add_parser("compare", help="compare rule variants on the same deals")
     s.add_argument("variants", nargs="+", help="variants NAME[:opt=value,...]; the first is the baseline")

@@ -13,7 +13,8 @@ import pandas as pd
 from ..engine.tricks import DEFAULT_POLICY
 from ..studies.simulate import Setup
 from ..studies.strategies import default_bidding, describe, strategy
-from ..studies.auction_model import auction_summary, auction_table, coverage
+from .. import __version__
+from ..studies.auction_model import AuctionModel, auction_summary, auction_table, coverage
 from ..studies.declarer import DeclarerStats
 from ..studies.tables import (CONFIDENCES, bid_table, partner_adds,
                      rule_of_thumb, rule_text)
@@ -37,12 +38,16 @@ def provenance_line(p: dict) -> str:
 
 
 def write_bid_chart(stats: DeclarerStats, out: str | Path, formats=FORMATS,
-                    confidence: float = 0.67) -> list[Path]:
-    """Write the bid chart's pictures (png), tables (csv) and metadata (json) into ``out``.
+                    confidence: float = 0.67, auction: AuctionModel | None = None,
+                    auction_strategy: str = "auction") -> list[Path]:
+    """Write the bid chart's pictures (png), tables (csv) and metadata (json) into ``out``, and,
+    given the fitted model of the strategy ``auction_strategy``, its files too: ``auction_chart.png``,
+    ``auction_model.csv``, ``auction_model_kinds.csv`` and their provenance in
+    ``auction_model.json``.
 
     Files appear only once all are written (they are staged in a temporary folder first). Under
     a card play other than the default their names end in it (``bid_chart_pimc.png`` beside
-    ``bid_chart.png``), and the auction model's files, which do not depend on it, are left out.
+    ``bid_chart.png``); the auction model is played with the default and cannot be given then.
     """
     from .. import plots
     unknown = set(formats) - set(FORMATS)
@@ -52,17 +57,17 @@ def write_bid_chart(stats: DeclarerStats, out: str | Path, formats=FORMATS,
     out.mkdir(parents=True, exist_ok=True)
     t0 = time.perf_counter()
     tag = "" if stats.policy == DEFAULT_POLICY else "_" + re.sub(r"[^A-Za-z0-9]+", "-", stats.policy)
+    if auction is not None and (tag or auction.variant.spec != stats.variant.spec):
+        raise ValueError("the auction model's files go beside a bid chart of its variant under the default play")
     with tempfile.TemporaryDirectory(dir=out, prefix=".staging-") as tmp:
         stage = Path(tmp)
         default = strategy(default_bidding(stats.variant))
-        # the auction model's chances after an auction (its files do not depend on the play: once)
-        model = None if tag else strategy("auction").model(stats.variant)
         note = describe(default, stats.variant)
         if "png" in formats:
             def draw(fig, name: str) -> None:
                 plots.save(fig, stage / name, close=True)
-            if not tag:
-                draw(plots.auction_curves(model, plots.caption(stats).replace(
+            if auction is not None:
+                draw(plots.auction_curves(auction, plots.caption(stats).replace(
                     f"{stats.deals:,} deals x {stats.variant.players} declarers", "auctions of the auction strategy")),
                     "auction_chart.png")
             draw(plots.bid_heatmap(stats, confidence, note=note), "bid_chart.png")
@@ -74,9 +79,10 @@ def write_bid_chart(stats: DeclarerStats, out: str | Path, formats=FORMATS,
                              ("trumps", "bid_table_trumps.csv")):
                 bid_table(stats, by).to_csv(stage / name, float_format="%.6g")
             rule_of_thumb(stats).to_csv(stage / "rule_of_thumb.csv", float_format="%.6g")
-            if not tag:
-                auction_table(model).to_csv(stage / "auction_model.csv", index=False, float_format="%.6g")
-                pd.DataFrame(model.kinds).to_csv(stage / "auction_model_kinds.csv", index=False, float_format="%.6g")
+            if auction is not None:
+                auction_table(auction).to_csv(stage / "auction_model.csv", index=False, float_format="%.6g")
+                pd.DataFrame(auction.kinds).to_csv(stage / "auction_model_kinds.csv", index=False,
+                                                   float_format="%.6g")
             winners = auction_summary(Setup(stats.variant, bidding=default).bid, stats, seed=stats.seed)
             winners.to_csv(stage / "auction_winners.csv", index=False, float_format="%.6g")
             partner_adds(stats).to_csv(stage / "partner_adds.csv", float_format="%.6g")
@@ -87,16 +93,19 @@ def write_bid_chart(stats: DeclarerStats, out: str | Path, formats=FORMATS,
                 "rule_of_thumb_measures": "a seat made to declare (every seat of every deal in turn)",
                 "default_bidding": {"strategy": default.spec, "how": note,
                                     "auction_winners": "auction_winners.csv: every seat bids so"},
-                **({} if tag else {"auction_model": {
-                    "strategy": strategy("auction").spec, "confidence": model.confidence,
-                    "iterations": model.history, "near_the_limit": coverage(model).to_dict(orient="records"),
-                    "kinds": "auction_model_kinds.csv: the model's chance against the share made, by kind of "
-                             "hand, in auctions it was not read from"}}),
                 "rule_of_thumb_text": rule_text(stats),
                 "partner_adds": partner_adds(stats).to_dict(orient="index"),
                 "seconds_to_write": round(time.perf_counter() - t0, 2),
             }
             (stage / "metadata.json").write_text(json.dumps(meta, indent=2, default=float))
+            if auction is not None:
+                (stage / "auction_model.json").write_text(json.dumps({
+                    "variant": auction.variant.spec, "strategy": auction_strategy,
+                    "confidence": auction.confidence, "iterations": auction.history,
+                    "near_the_limit": coverage(auction).to_dict(orient="records"),
+                    "kinds": "auction_model_kinds.csv: the model's chance against the share made, by kind of "
+                             "hand, in auctions it was not read from", "version": __version__},
+                    indent=2, default=float))
         written = []
         for f in sorted(stage.iterdir()):
             target = out / f"{f.stem}{tag}{f.suffix}"

@@ -23,10 +23,9 @@ from functools import partial
 
 import numpy as np
 import pandas as pd
-from numba import prange
 
 from .. import __version__
-from .._numba import njit, pnjit
+from .._numba import in_spans, njit
 from ..runs import HERE, Chunk, Run, Where, chunks_of
 from ..engine.auction import MAX_CARDS, MAX_TRUMPS, N_BANDS, SITUATIONS
 from ..engine.hand import BID, BIDDER, COLUMNS, MADE, SCORE0, THROWN, deal_hands, play_deal, side_of, workspace
@@ -116,9 +115,9 @@ def play_match(seed, m, tb, bd, policy, target, higher_wins, set_out, w, row, ou
         out[_SCORE + t] = score[t]
 
 
-@pnjit
-def _play_matches(seed, start, n, tb, bd, policy, search, max_calls, target, higher_wins, set_out, out):
-    for m in prange(n):
+@njit
+def _play_matches(seed, start, lo, hi, tb, bd, policy, search, max_calls, target, higher_wins, set_out, out):
+    for m in range(lo, hi):
         w = workspace(tb, max_calls, search)
         row = np.empty(_N_COLUMNS, np.int32)
         play_match(seed, start + m, tb, bd, policy, target, higher_wins, set_out, w, row, out[m])
@@ -135,8 +134,9 @@ def match_chunk(setup: Setup, chunk: Chunk) -> np.ndarray:
     out = np.empty((chunk.count, len(MATCH_COLUMNS)), np.int64)
     target, higher, set_out = end_rules(setup.variant)
     loop = setup.loop  # no forced bidder in a match
-    _play_matches(np.uint64(chunk.seed), np.int64(chunk.start), chunk.count, loop.tables, loop.bidding, loop.policy,
-                  loop.search, loop.max_calls, target, higher, set_out, out)
+    in_spans(chunk.count, lambda lo, hi: _play_matches(np.uint64(chunk.seed), np.int64(chunk.start), lo, hi,
+                                                       loop.tables, loop.bidding, loop.policy, loop.search,
+                                                       loop.max_calls, target, higher, set_out, out))
     return out
 
 

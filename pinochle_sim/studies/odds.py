@@ -19,9 +19,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
-from numba import prange
 
-from .._numba import njit, pnjit
+from .._numba import in_spans, njit
 from ..engine.cards import COPIES, A, J, K, N_KINDS, NINE, Q, T
 from ..engine.deal import BLOCK, deal_one
 from ..progress import bar
@@ -334,13 +333,14 @@ def _meets(c, lo, hi, any_suit):
     return hits > 0 if any_suit else hits == 4
 
 
-@pnjit
-def _simulate(seed, start, n, lo, hi, any_suit, tb, players, hand, with_kitty,
+@njit
+def _simulate(seed, start, n, b0, b1, lo, hi, any_suit, tb, players, hand, with_kitty,
               vmax, ev1, ev2, evany, msum, msq, hist_fixed, hist_best):
-    """Main body of :func:`simulate_meld`: per-block integer accumulators (order-independent).
-    Each seat's hand counts, with the kitty added when ``with_kitty``."""
+    """Main body of :func:`simulate_meld`, blocks ``b0 .. b1-1`` of ``BLOCK`` deals: per-block
+    integer accumulators (order-independent). Each seat's hand counts, with the kitty added when
+    ``with_kitty``."""
     n_ev = lo.shape[0]
-    for b in prange(ev1.shape[0]):
+    for b in range(b0, b1):
         deck = np.empty(48, np.int8)
         counts = np.empty((players + 1, N_KINDS), np.int8)
         hands = np.empty((players, N_KINDS), np.int8)
@@ -419,8 +419,9 @@ def simulate_meld(v: Variant | str = "thousand", deals: int = 1_000_000, seed: i
             acc = [np.zeros((nb, n_ev), np.int64) for _ in range(3)] + \
                   [np.zeros((nb, 2), np.int64) for _ in range(2)] + \
                   [np.zeros((nb, vmax + 1), np.int64) for _ in range(2)]
-            _simulate(np.uint64(seed), np.int64(start), n, lo, hi, any_suit, tb, players,
-                      v.hand_size, with_kitty, vmax, *acc)
+            in_spans(nb, lambda b0, b1, start=start, n=n, acc=acc: _simulate(
+                np.uint64(seed), np.int64(start), n, b0, b1, lo, hi, any_suit, tb, players, v.hand_size, with_kitty,
+                vmax, *acc), 1)
             for total, part in zip((ev1, ev2, evany, msum, msq, hf, hb), acc):
                 total += part.sum(axis=0)
             pb.update(n)

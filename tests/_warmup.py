@@ -1,0 +1,105 @@
+"""Compile the kernels once, before the tests, split between the two test workers.
+
+Without it both workers meet the same kernels at about the same time and compile them twice (the
+default hand's tree, the records, the matches: a minute of one core in a cold run), and the
+notebooks and command lines started in other processes compile what no worker had compiled yet.
+Each job is a tiny run through the public API; a job that fails only leaves its kernels to the
+tests (which then say what is wrong). Worker 0 compiles the default play's tree and what shares
+it; worker 1 the sampling player's tree and the meld odds, then, once worker 0's default tree
+is on disk, the double-dummy loops on top of it. Then each waits for the other, so that every
+test runs with every kernel on disk.
+"""
+from __future__ import annotations
+
+import shutil
+import tempfile
+import time
+from pathlib import Path
+
+HAND = "AS TS KS QS JS KS 9S QS JD AH AD AC"
+TIMEOUT = 900  # seconds a worker waits for the other
+
+
+def _default_tree():
+    from pinochle_sim.simulate import play
+    play("thousand", 8, seed=1)
+
+
+def _records():
+    from pinochle_sim.records import records
+    list(records("thousand", deals=2, seed=1))
+
+
+def _matches():
+    from pinochle_sim.match import play_matches
+    play_matches("classic", "value", "tricks", matches=1, seed=1)
+
+
+def _advice():
+    from pinochle_sim.advise import advise
+    advise(HAND, "thousand", deals=40, seed=1)
+    advise(HAND, "classic", deals=20, seed=1, auction="p 260")
+
+
+def _sampling_player():
+    from pinochle_sim.records import records
+    from pinochle_sim.simulate import play
+    play("thousand", 2, seed=1, policy="pimc:worlds=2")
+    list(records("thousand", deals=1, seed=1, policy="pimc:worlds=2"))
+
+
+def _odds():
+    from pinochle_sim.deal import deal
+    from pinochle_sim.meld import meld_table
+    from pinochle_sim.odds import exact_odds, simulate_meld
+    meld_table(deal(2, seed=1)[:, 0])
+    simulate_meld("classic", deals=100, seed=1)
+    exact_odds("classic")
+
+
+def _double_dummy():
+    from pinochle_sim.dd import double_dummy
+    from pinochle_sim.simulate import play
+    play("thousand", 2, seed=1, dd_from=10)
+    double_dummy(["AS TS", "KS QS", "JS 9S", "AH TH"], "S", 0, "thousand")
+
+
+PLAN = {0: [_default_tree, "default-tree", _records, _matches, _advice],
+        1: [_sampling_player, _odds, ("wait", "default-tree"), _double_dummy]}
+
+
+def _wait(folder: Path, names: list[str]) -> None:
+    end = time.monotonic() + TIMEOUT
+    while not all((folder / n).exists() for n in names) and time.monotonic() < end:
+        time.sleep(0.5)
+
+
+def _folder(run_id: str) -> Path:
+    return Path(tempfile.gettempdir()) / f"pinochle-sim-warm-up-{run_id}"
+
+
+def warm_up(worker: str, count: int, run_id: str) -> None:
+    """Run worker ``worker``'s (``gwN``) share of :data:`PLAN`, then wait for the others."""
+    index = int(worker.removeprefix("gw"))
+    folder = _folder(run_id)
+    folder.mkdir(exist_ok=True)
+    for step in PLAN.get(index, []) if count == 2 else []:
+        if isinstance(step, str):
+            (folder / step).touch()
+        elif isinstance(step, tuple):
+            _wait(folder, [step[1]])
+        else:
+            try:
+                step()
+            except Exception:  # noqa: BLE001 - the tests that need these kernels will say what is wrong
+                pass
+    (folder / f"done-{worker}").touch()
+    _wait(folder, [f"done-gw{i}" for i in range(count)])
+
+
+def finished(worker: str, count: int, run_id: str) -> None:
+    """Worker ``worker`` is done; the last one removes the folder of marks."""
+    folder = _folder(run_id)
+    (folder / f"finished-{worker}").touch()
+    if all((folder / f"finished-gw{i}").exists() for i in range(count)):
+        shutil.rmtree(folder, ignore_errors=True)

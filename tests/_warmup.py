@@ -7,7 +7,7 @@ Each job is a tiny run through the public API; a job that fails only leaves its 
 tests (which then say what is wrong). Worker 0 compiles the default play's tree and what shares
 it; worker 1 the sampling player's tree and the meld odds, then, once worker 0's default tree
 is on disk, the double-dummy loops on top of it. Then each waits for the other, so that every
-test runs with every kernel on disk.
+test runs with every kernel on disk. Once done for a version of the source, it is not run again.
 """
 from __future__ import annotations
 
@@ -79,7 +79,12 @@ def _folder(run_id: str) -> Path:
 
 
 def warm_up(worker: str, count: int, run_id: str) -> None:
-    """Run worker ``worker``'s (``gwN``) share of :data:`PLAN`, then wait for the others."""
+    """Run worker ``worker``'s (``gwN``) share of :data:`PLAN`, then wait for the others; nothing
+    when a warm-up has run before on this source (the kernel folder is keyed by it)."""
+    from pinochle_sim._numba import kernel_dir
+    done = kernel_dir() / "tests-warmed-up"
+    if done.exists():
+        return
     index = int(worker.removeprefix("gw"))
     folder = _folder(run_id)
     folder.mkdir(exist_ok=True)
@@ -95,6 +100,7 @@ def warm_up(worker: str, count: int, run_id: str) -> None:
                 pass
     (folder / f"done-{worker}").touch()
     _wait(folder, [f"done-gw{i}" for i in range(count)])
+    done.touch()
 
 
 def finished(worker: str, count: int, run_id: str) -> None:

@@ -11,6 +11,7 @@ test runs with every kernel on disk. Once done for a version of the source, it i
 """
 from __future__ import annotations
 
+import json
 import shutil
 import tempfile
 import time
@@ -88,19 +89,38 @@ def warm_up(worker: str, count: int, run_id: str) -> None:
     index = int(worker.removeprefix("gw"))
     folder = _folder(run_id)
     folder.mkdir(exist_ok=True)
+    seconds = {}
+    start = time.perf_counter()
     for step in PLAN.get(index, []) if count == 2 else []:
+        t = time.perf_counter()
         if isinstance(step, str):
             (folder / step).touch()
         elif isinstance(step, tuple):
             _wait(folder, [step[1]])
+            seconds[f"waiting for {step[1]}"] = round(time.perf_counter() - t, 1)
         else:
             try:
                 step()
             except Exception:  # noqa: BLE001 - the tests that need these kernels will say what is wrong
                 pass
+            seconds[step.__name__.strip("_")] = round(time.perf_counter() - t, 1)
     (folder / f"done-{worker}").touch()
     _wait(folder, [f"done-gw{i}" for i in range(count)])
-    done.touch()
+    seconds["in all"] = round(time.perf_counter() - start, 1)
+    (done.parent / f"tests-warm-up-{worker}.json").write_text(json.dumps(seconds))
+    if count == 2:
+        done.touch()
+
+
+def report(since: float) -> list[str]:
+    """One line per worker that warmed up after ``since`` (a time.time()): its seconds by job."""
+    from pinochle_sim._numba import kernel_dir
+    lines = []
+    for f in sorted(kernel_dir().glob("tests-warm-up-gw*.json")):
+        if f.stat().st_mtime >= since:
+            times = ", ".join(f"{k} {v:.0f} s" for k, v in json.loads(f.read_text()).items())
+            lines.append(f"{f.stem.removeprefix('tests-warm-up-')}: {times}")
+    return lines
 
 
 def finished(worker: str, count: int, run_id: str) -> None:

@@ -1,5 +1,6 @@
 import os
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -33,12 +34,25 @@ _IN_ANOTHER_PROCESS = ("test_notebooks.py::test_notebook_runs", "test_notebooks.
                        "test_cli.py::test_bench_script_smoke", "test_cli.py::test_module_entry_point")
 
 
+_STARTED = time.time()
+
+
 def pytest_sessionstart(session):
     """Under two test workers (``make test``), compile the kernels first, once, split between
     them (``_warmup``)."""
     if os.environ.get("PYTEST_XDIST_WORKER"):
         from _warmup import warm_up
         warm_up(*_worker())
+
+
+def pytest_terminal_summary(terminalreporter):
+    """The warm-up's compiling is no test's: say how long it took, beside the slowest tests."""
+    from _warmup import report
+    lines = report(_STARTED)
+    if lines:
+        terminalreporter.write_sep("=", "compiling before the tests (tests/_warmup.py)")
+        for line in lines:
+            terminalreporter.write_line(line)
 
 
 def pytest_sessionfinish(session):

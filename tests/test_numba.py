@@ -74,3 +74,22 @@ def test_spans_cover_every_item_once_whatever_the_threads_and_an_error_stops_the
             assert _spans_started_when_the_first_fails(1000) < 100  # the spans not started were dropped
     finally:
         set_threads(threads)
+
+
+def test_the_compile_profile_sees_each_compile_and_what_it_compiled_below():
+    import importlib.util
+    from pathlib import Path
+
+    import numba
+    path = Path(__file__).parents[1] / "scripts" / "compile_profile.py"
+    spec = importlib.util.spec_from_file_location("compile_profile", path)
+    profile = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(profile)
+    inner = numba.njit(lambda x: x + 1)
+    outer = numba.njit(lambda x: inner(x) * 2)
+    assert outer(1) == 4
+    rows = [r for r in profile._rows if "<lambda>" in r["kernel"]]
+    assert [r["depth"] for r in rows] == [1, 0]  # the callee ends first, one level down
+    lines = profile.tree(rows, at_least=0.0)
+    assert len(lines) == 3 and lines[0].startswith("  ") and "during" in lines[2]
+    assert profile.summary(rows)[-1].endswith("in all")

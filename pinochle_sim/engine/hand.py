@@ -1,5 +1,6 @@
 """The hand kernel: one deal from the shuffle to the score (deal, auction, kitty or passing,
-meld, the tricks, scoring), and the parallel loops over deals that every study drives.
+meld, the tricks, scoring), and the loops over spans of deals (run side by side on threads,
+``_numba.in_spans``) that every study drives.
 
 :func:`play_deal` is the body shared by every loop: summaries (:func:`_play_many`), full hand
 records (:func:`_record_many`), one hand declared on many deals (:func:`_declare_hand`), and the

@@ -378,11 +378,9 @@ def cmd_bid_chart(args: argparse.Namespace) -> None:
         raise UserError(f"--auction-model: the auction model is played with {DEFAULT_POLICY}, not {args.policy}")
     conf = _confidence(args.confidence)
     stats = _stats(args)
-    auction = {}
-    if args.auction_model:
-        s = strategy("auction")
-        auction = {"auction": s.model(args.variant), "auction_strategy": s.spec}
-    for path in write_bid_chart(stats, out, formats, conf, **auction):
+    s = strategy("auction")
+    model = s.model(args.variant) if args.auction_model else None
+    for path in write_bid_chart(stats, out, formats, conf, auction=model, auction_strategy=s.spec):
         print(f"wrote {path}")
 
 
@@ -744,7 +742,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="pinochle-sim", description=(
         "Monte Carlo bidding analysis for Pinochle: four-hand partnerships and three-hand."))
     p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    p.add_argument("--threads", type=int, default=None, help="threads for parallel kernels (default: all)")
+    p.add_argument("--threads", type=int, default=None, help="threads for the loops over deals (default: all)")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND",
                            parser_class=_Parser)
 

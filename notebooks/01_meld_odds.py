@@ -28,7 +28,7 @@ import numpy as np
 import pandas as pd
 
 import pinochle_sim as ps
-from pinochle_sim.odds import EVENTS, exact_odds, meld_distribution, simulate_meld
+from pinochle_sim.studies.odds import EVENTS, exact_odds, meld_distribution, simulate_meld
 
 DEALS = int(os.environ.get("PINOCHLE_DEALS", "1000000"))
 VARIANT = "classic"

@@ -27,10 +27,10 @@ import os
 import pandas as pd
 
 import pinochle_sim as ps
-from pinochle_sim import plots
-from pinochle_sim.report import provenance_line
-from pinochle_sim.declarer import declarer_stats
-from pinochle_sim.tables import bid_table, partner_adds, rule_of_thumb, rule_text
+from pinochle_sim.present import plots
+from pinochle_sim.present.report import provenance_line
+from pinochle_sim.studies.declarer import declarer_stats
+from pinochle_sim.studies.tables import bid_table, partner_adds, rule_of_thumb, rule_text
 
 DEALS = int(os.environ.get("PINOCHLE_DEALS", "300000"))
 VARIANTS = [name for name, v in ps.PRESETS.items() if v.players == 4]  # three-hand: notebook 06
@@ -80,9 +80,9 @@ for v in VARIANTS:
 # bid (means with standard errors); the bid charts' `auction_winners.csv` hold the same.
 
 # %%
-from pinochle_sim.simulate import Setup  # noqa: E402
-from pinochle_sim.strategies import default_bidding  # noqa: E402
-from pinochle_sim.auction_model import auction_summary  # noqa: E402
+from pinochle_sim.studies.simulate import Setup  # noqa: E402
+from pinochle_sim.studies.strategies import default_bidding  # noqa: E402
+from pinochle_sim.studies.auction_model import auction_summary  # noqa: E402
 
 winners = pd.concat({v: auction_summary(Setup(v, bidding=default_bidding(ps.variant(v))).bid, stats[v],
                                         deals=min(DEALS, 200_000))

@@ -27,9 +27,9 @@ import os
 
 import pandas as pd
 
-from pinochle_sim import plots
-from pinochle_sim.compare import compare
-from pinochle_sim.report import provenance_line
+from pinochle_sim.present import plots
+from pinochle_sim.studies.compare import compare
+from pinochle_sim.present.report import provenance_line
 
 DEALS = int(os.environ.get("PINOCHLE_DEALS", "200000"))
 TABLE_DEALS = min(DEALS, 100_000)

@@ -27,9 +27,9 @@ import os
 import pandas as pd
 
 import pinochle_sim as ps
-from pinochle_sim import plots
-from pinochle_sim.match import calibration, tournament
-from pinochle_sim.report import provenance_line
+from pinochle_sim.present import plots
+from pinochle_sim.studies.match import calibration, tournament
+from pinochle_sim.present.report import provenance_line
 
 MATCHES = int(os.environ.get("PINOCHLE_MATCHES", os.environ.get("PINOCHLE_DEALS", "20000")))
 DEALS = int(os.environ.get("PINOCHLE_DEALS", "200000"))

@@ -19,9 +19,9 @@
 # Type a hand, pick a variant (options included, `classic:must_trump=false`) and the auction so
 # far; the advisor simulates **this hand**: your twelve cards stay yours, the other 36 are dealt
 # at random a few thousand times, and the hand is played out in every trump under the
-# variant's full rules. It is `pinochle_sim.advise`, the same function as
+# variant's full rules. It is `pinochle_sim.studies.advise`, the same function as
 # `pinochle-sim advise HAND --variant V --auction "..."`, and the curve is `plots.advice_curve`
-# (`pinochle_sim.explore` holds the view and the form).
+# (`pinochle_sim.present.explore` holds the view and the form).
 #
 # Read statically, the cells below show one worked example; in a live notebook the form at the
 # end re-runs the advice for whatever you type. `PINOCHLE_DEALS` sets the deals per answer.
@@ -29,7 +29,7 @@
 # %%
 import os
 
-from pinochle_sim.explore import advice_view, advisor_form
+from pinochle_sim.present.explore import advice_view, advisor_form
 
 DEALS = min(int(os.environ.get("PINOCHLE_DEALS", "4000")), 20000)
 

@@ -32,11 +32,11 @@ import matplotlib.pyplot as plt
 import pandas as pd
 
 import pinochle_sim as ps
-from pinochle_sim import plots
-from pinochle_sim.match import calibration, tournament
-from pinochle_sim.odds import exact_odds, meld_distribution
-from pinochle_sim.report import provenance_line
-from pinochle_sim.tables import rule_text
+from pinochle_sim.present import plots
+from pinochle_sim.studies.match import calibration, tournament
+from pinochle_sim.studies.odds import exact_odds, meld_distribution
+from pinochle_sim.present.report import provenance_line
+from pinochle_sim.studies.tables import rule_text
 
 DEALS = int(os.environ.get("PINOCHLE_DEALS", "500000"))
 MATCHES = int(os.environ.get("PINOCHLE_MATCHES", "5000"))

@@ -28,11 +28,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import pinochle_sim as ps  # noqa: E402
 from pinochle_sim._numba import set_threads  # noqa: E402
 from pinochle_sim.files import atomic_write  # noqa: E402
-from pinochle_sim.deal import BLOCK, deal_one  # noqa: E402
-from pinochle_sim.meld import hand_meld_all_trumps  # noqa: E402
-from pinochle_sim.hand import play_rows  # noqa: E402
-from pinochle_sim.simulate import Setup  # noqa: E402
-from pinochle_sim.variants import compile_variant  # noqa: E402
+from pinochle_sim.engine.deal import BLOCK, deal_one  # noqa: E402
+from pinochle_sim.engine.meld import hand_meld_all_trumps  # noqa: E402
+from pinochle_sim.engine.hand import play_rows  # noqa: E402
+from pinochle_sim.studies.simulate import Setup  # noqa: E402
+from pinochle_sim.engine.variants import compile_variant  # noqa: E402
 
 RESULTS = Path(__file__).resolve().parents[1] / "results" / "bench.json"
 
@@ -330,8 +330,8 @@ def double_dummy_speed(variant: str, deals: int, played: int = 4) -> dict:
     """The double-dummy solver's time (ms, one thread) on the positions after the heuristic has
     played ``played`` tricks of ``deals`` deals of seed 1 (thrown-in deals left out): median, 95th
     percentile and the worst (after the search is compiled)."""
-    from pinochle_sim.dd import double_dummy
-    from pinochle_sim.records import hands_at, records
+    from pinochle_sim.studies.dd import double_dummy
+    from pinochle_sim.studies.records import hands_at, records
     v = ps.variant(variant)
     times = []
     for rec in records(v, deals=deals, seed=1, bidding="formula"):

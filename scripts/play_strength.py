@@ -16,7 +16,7 @@ import json
 import sys
 from pathlib import Path
 
-from pinochle_sim.dd import play_gap
+from pinochle_sim.studies.dd import play_gap
 from pinochle_sim.files import atomic_write
 from pinochle_sim.studies.strength import strength
 

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from pinochle_sim.stats import Z95
+from pinochle_sim.studies.stats import Z95
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "results"
@@ -69,11 +69,11 @@ def fig_json(path: str, key: str, fmt: str = "g") -> str:
 
 
 def fig_const(name: str, fmt: str = "g") -> str:
-    """A setting of the code (a constant of ``pinochle_sim.auction_model`` or ``.match``, or a
+    """A setting of the code (a constant of ``pinochle_sim.studies.auction_model`` or ``.match``, or a
     default of ``auction_model.auction_model``), so that prose describing it follows the code."""
     import inspect
 
-    from pinochle_sim import auction_model, match
+    from pinochle_sim.studies import auction_model, match
     for module in (auction_model, match):
         if hasattr(module, name):
             return _format(float(getattr(module, name)), fmt)

@@ -22,45 +22,45 @@ TIMEOUT = 900  # seconds a worker waits for the other
 
 
 def _default_tree():
-    from pinochle_sim.simulate import play
+    from pinochle_sim.studies.simulate import play
     play("thousand", 8, seed=1)
 
 
 def _records():
-    from pinochle_sim.records import records
+    from pinochle_sim.studies.records import records
     list(records("thousand", deals=2, seed=1))
 
 
 def _matches():
-    from pinochle_sim.match import play_matches
+    from pinochle_sim.studies.match import play_matches
     play_matches("classic", "value", "tricks", matches=1, seed=1)
 
 
 def _advice():
-    from pinochle_sim.advise import advise
+    from pinochle_sim.studies.advise import advise
     advise(HAND, "thousand", deals=40, seed=1)
     advise(HAND, "classic", deals=20, seed=1, auction="p 260")
 
 
 def _sampling_player():
-    from pinochle_sim.records import records
-    from pinochle_sim.simulate import play
+    from pinochle_sim.studies.records import records
+    from pinochle_sim.studies.simulate import play
     play("thousand", 2, seed=1, policy="pimc:worlds=2")
     list(records("thousand", deals=1, seed=1, policy="pimc:worlds=2"))
 
 
 def _odds():
-    from pinochle_sim.deal import deal
-    from pinochle_sim.meld import meld_table
-    from pinochle_sim.odds import exact_odds, simulate_meld
+    from pinochle_sim.engine.deal import deal
+    from pinochle_sim.engine.meld import meld_table
+    from pinochle_sim.studies.odds import exact_odds, simulate_meld
     meld_table(deal(2, seed=1)[:, 0])
     simulate_meld("classic", deals=100, seed=1)
     exact_odds("classic")
 
 
 def _double_dummy():
-    from pinochle_sim.dd import double_dummy
-    from pinochle_sim.simulate import play
+    from pinochle_sim.studies.dd import double_dummy
+    from pinochle_sim.studies.simulate import play
     play("thousand", 2, seed=1, dd_from=10)
     double_dummy(["AS TS", "KS QS", "JS 9S", "AH TH"], "S", 0, "thousand")
 

@@ -18,7 +18,7 @@ settings.load_profile("ci")
 @pytest.fixture(scope="session")
 def random_hands():
     """2,000 random 12-card hands (count vectors) from the package's own dealer."""
-    from pinochle_sim.deal import deal
+    from pinochle_sim.engine.deal import deal
     return deal(500, seed=12345).reshape(-1, 24)
 
 

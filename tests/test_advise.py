@@ -6,12 +6,13 @@ import numpy as np
 import pytest
 
 import pinochle_sim as ps
-from pinochle_sim.advise import AuctionError, advise, read_auction
-from pinochle_sim.auction import N_SITUATIONS, choose_trump, hand_worth, trump_value
-from pinochle_sim.cli import main
-from pinochle_sim.meld import meld_all_trumps
-from pinochle_sim.strategies import strategy
-from pinochle_sim.variants import PRESETS, band_width, compile_variant
+from pinochle_sim.engine.auction import AuctionError
+from pinochle_sim.studies.advise import advise, read_auction
+from pinochle_sim.engine.auction import N_SITUATIONS, choose_trump, hand_worth, trump_value
+from pinochle_sim.present.cli import main
+from pinochle_sim.engine.meld import meld_all_trumps
+from pinochle_sim.studies.strategies import strategy
+from pinochle_sim.engine.variants import PRESETS, band_width, compile_variant
 
 STRONG_SPADES = "AS TS KS QS JS KS 9S QS JD AH AD AC"   # issue 11: a spade run and 100 aces
 LONG_HEARTS = "9S AH TH JH 9H JH 9H AD TD AC TC JC"     # issue 11: six hearts, one spade
@@ -138,7 +139,7 @@ def test_intervals_cover_at_their_rate_by_replication():
 ])
 def test_read_auction(text, name, dealer, high, high_seat):
     s = read_auction(text, PRESETS[name])
-    assert (s["dealer"], s["high"], s["high_seat"]) == (dealer, high, high_seat)
+    assert (s.dealer, s.high, s.high_seat) == (dealer, high, high_seat)
 
 
 @pytest.mark.parametrize("text,name,message", [
@@ -173,7 +174,7 @@ def test_cli_advise(capsys):
 
 
 def test_the_advisor_form_runs_the_cli_functions(capsys):
-    from pinochle_sim.explore import advisor_form
+    from pinochle_sim.present.explore import advisor_form
     form = advisor_form(LONG_HEARTS, "classic", "p 260 p", deals=300)
     hand, variant, auction, deals, button, out = form.children
     button.click()  # outside a kernel the output widget prints straight through

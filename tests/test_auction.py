@@ -4,14 +4,14 @@ import numpy as np
 import pytest
 
 import pinochle_sim as ps
-from pinochle_sim.advise import agrees, consistent_deals, read_auction
-from pinochle_sim.auction import N_SITUATIONS, situation
-from pinochle_sim.match import calibration, calibration_table
-from pinochle_sim.hand import worths_around
-from pinochle_sim.simulate import Setup
-from pinochle_sim.auction_model import (GAP_RAISES, KINDS, AuctionModel, _isotonic_decreasing, _observe,
+from pinochle_sim.studies.advise import agrees, consistent_deals, read_auction
+from pinochle_sim.engine.auction import N_SITUATIONS, situation
+from pinochle_sim.studies.match import calibration, calibration_table
+from pinochle_sim.engine.hand import worths_around
+from pinochle_sim.studies.simulate import Setup
+from pinochle_sim.studies.auction_model import (GAP_RAISES, KINDS, AuctionModel, _isotonic_decreasing, _observe,
                                         auction_table, coverage)
-from pinochle_sim.variants import PRESETS
+from pinochle_sim.engine.variants import PRESETS
 
 LONG_HEARTS = "9S AH TH JH 9H JH 9H AD TD AC TC JC"
 
@@ -96,7 +96,7 @@ def _replay_under_model(worth, state, margin, v):
     """The calls the model makes for seats 1-3, seat 0's calls taken as given (pure Python);
     a bid is reproduced when the model would have bid at least that much."""
     calls, passed, high, high_seat = [], np.zeros(4, np.bool_), 0, -1
-    for j, (seat, given) in enumerate(zip(state["seats"], state["calls"])):
+    for j, (seat, given) in enumerate(state.calls):
         need = v.opening_bid if high_seat < 0 else high + v.raise_min
         if seat == 0 or (j == 0 and v.forced_open):
             bid = given
@@ -121,23 +121,23 @@ def test_every_sampled_world_reproduces_the_auction_under_the_model(name, text, 
     v = PRESETS[name]
     counts = ps.hand_counts(LONG_HEARTS, 12)
     state = read_auction(text, v)
-    idx, drawn = consistent_deals(counts, v, state, ps.strategies.strategy(model), 200, seed=4)
+    idx, drawn = consistent_deals(counts, v, state, ps.studies.strategies.strategy(model), 200, seed=4)
     assert 0 < len(idx) <= 200 and drawn >= len(idx)
     setup = Setup(v, "heuristic", model)
     n = int(idx.max()) + 1
     worth = worths_around(setup.loop, 4, 0, n, 0, counts)
     margin = setup.bid.margin
     for i in idx:
-        assert _replay_under_model(worth[i], state, margin, v) == state["calls"]
+        assert _replay_under_model(worth[i], state, margin, v) == [b for _, b in state.calls]
     rejected = np.setdiff1d(np.arange(n), idx)
     assert not agrees(worth[rejected], state, margin, v).any()
     for i in rejected[:50]:
-        assert _replay_under_model(worth[i], state, margin, v) != state["calls"]
+        assert _replay_under_model(worth[i], state, margin, v) != [b for _, b in state.calls]
 
 
 def test_the_auction_model_settles_and_holds_in_fresh_auctions():
     v = ps.variant("modern-15")
-    s = ps.strategies.strategy("auction:deals=60000,seed=21")  # the suite's 20,000 are too noisy here
+    s = ps.studies.strategies.strategy("auction:deals=60000,seed=21")  # the suite's 20,000 are too noisy here
     m = s.model(v)
     assert 2 <= len(m.history) <= 13 and m.history[-1]["iteration"] == "read"
     assert m.history[-1]["explored"] > 0 and m.kinds  # the check by kind of hand ran
@@ -185,9 +185,9 @@ def test_advice_reads_the_calls_and_weighs_a_bid_against_passing():
 def test_seats_with_the_same_limits_share_one_table():
     # the kernels' Bidding holds each distinct table once, the four auction situations of a
     # cell side by side (one cache line per hand); each seat reads its own strategy's limits
-    from pinochle_sim.auction import compile_bidding
-    from pinochle_sim.strategies import strategies_arrays, strategy
-    from pinochle_sim.variants import band_width
+    from pinochle_sim.engine.auction import compile_bidding
+    from pinochle_sim.studies.strategies import strategies_arrays, strategy
+    from pinochle_sim.engine.variants import band_width
     v = ps.variant("thousand")
     names = ["formula", "meld+20", "formula", "tricks"]
     weight, tables, margin = strategies_arrays([strategy(s) for s in names], v)

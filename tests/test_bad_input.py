@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pinochle_sim.cli import MAX_SEED, main
+from pinochle_sim.present.cli import MAX_SEED, main
 
 
 def run(args: list[str]) -> tuple[int, str, str]:

@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from pinochle_sim.cards import (CardError, card_name, format_hand, hand_counts, parse_card,
+from pinochle_sim.engine.cards import (CardError, card_name, format_hand, hand_counts, parse_card,
                                 parse_suit)
 
 

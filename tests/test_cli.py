@@ -7,7 +7,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from pinochle_sim.cli import main
+from pinochle_sim.present.cli import main
 
 
 def run(capsys, *args):
@@ -92,7 +92,7 @@ def test_bench_script_smoke(tmp_path):
 # --------------------------------------------------------------------------------------------
 # First contact (issue 9): help, bad input and tiny runs never show a traceback.
 
-from pinochle_sim.cli import COMMANDS  # noqa: E402
+from pinochle_sim.present.cli import COMMANDS  # noqa: E402
 
 HAND = "AS TS KS QS JS KS 9S QS JD AH AD AC"
 

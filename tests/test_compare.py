@@ -5,9 +5,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from pinochle_sim.cli import main
-from pinochle_sim.compare import METRICS, compare
-from pinochle_sim.stats import holm, paired
+from pinochle_sim.present.cli import main
+from pinochle_sim.studies.compare import METRICS, compare
+from pinochle_sim.studies.stats import holm, paired
 
 
 @pytest.fixture(scope="module")
@@ -90,8 +90,8 @@ def test_cli_compare(tmp_path, capsys):
 def test_a_fitted_bidding_is_fitted_once_and_held_for_the_presets_options():
     # issue 30: three-hand's default (auction:conf=0.5) is fitted to the variant; refitted per
     # option, an option of play alone moved the throw-in rate through fit noise
-    from pinochle_sim.compare import held_bidding
-    from pinochle_sim.variants import variant
+    from pinochle_sim.studies.compare import held_bidding
+    from pinochle_sim.engine.variants import variant
     c = compare(["three-hand", "three-hand:must_head=false"], deals=2000, seed=3, table_deals=2000)
     t = c.table.set_index(["variant", "metric"])
     for m in ("thrown_in", "winning_bid"):

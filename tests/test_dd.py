@@ -8,9 +8,9 @@ import pytest
 from naive import SUITS, names, naive_double_dummy, naive_legal
 
 import pinochle_sim as ps
-from pinochle_sim.dd import double_dummy, trick_value
-from pinochle_sim.records import hands_at
-from pinochle_sim.variants import PRESETS
+from pinochle_sim.studies.dd import double_dummy, trick_value
+from pinochle_sim.studies.records import hands_at
+from pinochle_sim.engine.variants import PRESETS
 
 
 def endgame(v, rng, tricks):
@@ -67,7 +67,7 @@ def test_double_dummy_checks_its_input():
 def test_hands_at_a_trick_of_a_record(name):
     from naive import final_hands
 
-    from pinochle_sim.records import hands_at, records
+    from pinochle_sim.studies.records import hands_at, records
     v = PRESETS[name]
     for rec in records(v, 15, seed=4, bidding="formula"):
         if rec["bidder"] is None:
@@ -77,7 +77,7 @@ def test_hands_at_a_trick_of_a_record(name):
 
 
 def test_dd_command_solves_a_record_trick_by_trick(tmp_path, capsys):
-    from pinochle_sim.cli import main
+    from pinochle_sim.present.cli import main
     out = tmp_path / "hands.jsonl"
     assert main(["play", "-v", "classic", "--deals", "2", "--seed", "5", "--out", str(out)]) == 0
     capsys.readouterr()
@@ -112,7 +112,7 @@ def test_dd_column_from_the_last_trick_is_the_points_taken(name):
     """The last trick is forced, so double dummy from it changes nothing: ``dd_points`` equals
     the bid winner's side's trick points (a counting discard included)."""
     from pinochle_sim.engine.hand import side_of
-    from pinochle_sim.simulate import play
+    from pinochle_sim.studies.simulate import play
     v = PRESETS[name]
     df = play(v, 150, seed=2, bidding="formula", dd_from=v.hand_size - 1)
     done = df[~df.thrown_in & (df.playing_1000 == 0)]
@@ -127,8 +127,8 @@ def test_dd_column_equals_the_solver_on_the_records(name):
     """``simulate --dd``'s kernel against ``double_dummy`` on the same hands rebuilt from the hand
     records (four tricks played by the heuristic first; six in three-hand, whose 15-card hands
     take the solver seconds from trick 4)."""
-    from pinochle_sim.records import records
-    from pinochle_sim.simulate import play
+    from pinochle_sim.studies.records import records
+    from pinochle_sim.studies.simulate import play
     v = PRESETS[name]
     start = 4 if v.players == 4 else 6
     df = play(v, 30, seed=6, dd_from=start)
@@ -155,7 +155,7 @@ def test_dd_column_equals_the_solver_on_the_records(name):
 def test_simulate_dd_command(tmp_path, capsys):
     import pandas as pd
 
-    from pinochle_sim.cli import main
+    from pinochle_sim.present.cli import main
     out = tmp_path / "s.parquet"
     assert main(["simulate", "-v", "classic", "--deals", "20", "--seed", "1", "--dd", "8", "-q",
                  "--out", str(out)]) == 0
@@ -168,8 +168,8 @@ def test_simulate_dd_command(tmp_path, capsys):
 
 @pytest.mark.parametrize("name", ["classic-pass4", "three-hand"])
 def test_declarer_simulation_double_dummy_from_the_last_trick_changes_nothing(name):
-    from pinochle_sim.declarer import declarer_stats
-    from pinochle_sim.tables import bid_table
+    from pinochle_sim.studies.declarer import declarer_stats
+    from pinochle_sim.studies.tables import bid_table
     v = PRESETS[name]
     s = declarer_stats(v, 300, seed=4, dd_from=v.hand_size - 1)
     assert s.moments.sum() > 0 and np.array_equal(s.dd_moments, s.moments)
@@ -178,7 +178,7 @@ def test_declarer_simulation_double_dummy_from_the_last_trick_changes_nothing(na
 
 
 def test_bid_table_dd_command(tmp_path, capsys):
-    from pinochle_sim.cli import main
+    from pinochle_sim.present.cli import main
     assert main(["bid-table", "-v", "classic", "--deals", "1000", "--seed", "3", "--dd", "10", "-q",
                  "--csv", str(tmp_path / "t.csv")]) == 0
     assert "double dummy from trick 10" in capsys.readouterr().out

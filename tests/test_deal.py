@@ -7,7 +7,7 @@ import pytest
 from naive import naive_deal
 
 from pinochle_sim._numba import set_threads
-from pinochle_sim.deal import deal, shuffle, stream
+from pinochle_sim.engine.deal import deal, shuffle, stream
 
 
 def test_deck_conserved():

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from pinochle_sim import __version__
-from pinochle_sim.strategies import default_bidding
-from pinochle_sim.tricks import DEFAULT_POLICY
-from pinochle_sim.variants import variant
+from pinochle_sim.studies.strategies import default_bidding
+from pinochle_sim.engine.tricks import DEFAULT_POLICY
+from pinochle_sim.engine.variants import variant
 
 ROOT = Path(__file__).resolve().parents[1]
 _spec = importlib.util.spec_from_file_location("render_docs", ROOT / "scripts" / "render_docs.py")

@@ -15,9 +15,9 @@ from pinochle_sim.engine.knowledge import (draw, new_sampler, new_seen, observe,
 from pinochle_sim.engine.pimc import new_scratch, pimc_card
 from pinochle_sim.engine.play import SUIT, beats, legal_mask, to_masks
 from pinochle_sim.engine.search import Position
-from pinochle_sim.engine.tricks import policy_row
+from pinochle_sim.engine.tricks import Hands, policy_row
 from pinochle_sim.engine.variants import compile_variant, variant
-from pinochle_sim.records import records
+from pinochle_sim.studies.records import records
 
 SUITS = "SHDC"
 
@@ -189,8 +189,9 @@ def test_sampling_player_reads_no_hidden_card():
                 if p != seat:  # another seat's cards in this seat's place
                     q = (p + shift) % 4 if (p + shift) % 4 != seat else (p + shift + 1) % 4
                     other[0][p], other[1][p] = h1[q], h2[q]
-            state, card = pimc_card(other[0], other[1], pos, p1, p2, legal, prefer, trump, 0, 4, tb, seen,
-                                    row[1], row[2], np.uint64(7), new_scratch(4, 48))
+            hs = Hands(other[0], other[1], seen, np.zeros(4, np.int64), np.zeros(24, np.int64))
+            state, card = pimc_card(hs, pos, p1, p2, legal, prefer, trump, 0, 4, tb, row[1], row[2], np.uint64(7),
+                                    new_scratch(4, 48))
             picks.append((int(state), int(card)))
         assert picks[0] == picks[1] == picks[2]
         assert legal >> picks[0][1] & 1

@@ -1,8 +1,9 @@
 """The layout: the rules engine apart from the studies built on it and from presentation, every
 import (at the top of a module or inside a function) pointing down the layers, no circle, and
-the modules' short names still importable."""
+every module imported by its real name."""
 import ast
 import importlib
+import importlib.util
 from pathlib import Path
 
 import pinochle_sim
@@ -70,14 +71,18 @@ def test_no_import_circle():
         visit(m, [])
 
 
-def test_short_module_names_still_work():
+def test_modules_are_imported_by_their_real_names():
+    # issue 29: no import hook; the package's public functions stay, and importing the module of
+    # the same name does not shadow them
+    import sys
+    assert not any(type(f).__module__.startswith("pinochle_sim") for f in sys.meta_path)
     for layer, modules in pinochle_sim.LAYERS.items():
         for m in modules:
-            assert importlib.import_module(f"pinochle_sim.{m}") is importlib.import_module(
-                f"pinochle_sim.{layer}.{m}")
-    from pinochle_sim.meld import meld_table  # the public API as before
-    assert meld_table is pinochle_sim.engine.meld.meld_table
-    assert pinochle_sim.simulate.__module__ == "pinochle_sim.studies.simulate"  # the function
+            assert importlib.import_module(f"pinochle_sim.{layer}.{m}").__name__ == f"pinochle_sim.{layer}.{m}"
+            assert importlib.util.find_spec(f"pinochle_sim.{m}") is None
+    meld_module = importlib.import_module("pinochle_sim.engine.meld")
+    simulate_module = importlib.import_module("pinochle_sim.studies.simulate")
+    assert pinochle_sim.meld is meld_module.meld and pinochle_sim.simulate is simulate_module.simulate
 
 
 #: The engine's loops over deals: studies call them through their typed wrappers
@@ -102,3 +107,22 @@ def test_only_the_engine_runs_its_kernel_loops():
         names = {n.id for n in ast.walk(ast.parse(path.read_text())) if isinstance(n, ast.Name)}
         names |= {n.attr for n in ast.walk(ast.parse(path.read_text())) if isinstance(n, ast.Attribute)}
         assert not names & KERNEL_LOOPS, f"{_module(path)} calls {sorted(names & KERNEL_LOOPS)}"
+
+
+#: What runs a simulation: presentation calls none of it, except at its front doors (the command
+#: line and the notebook's form), which hand the results to the rest to draw and write.
+SIMULATIONS = {"declarer_stats", "cached_stats", "auction_summary", "records", "match_hands", "play_matches",
+               "play", "simulate", "iter_play", "play_rows", "record_deals", "bid_chart", "advise", "Run"}
+
+
+def test_presentation_only_draws_and_writes():
+    # issue 29: a bid chart's auctions ran inside report.py; now a study returns them (studies.chart)
+    for path in (ROOT / "present").glob("*.py"):
+        if path.stem in ("cli", "explore", "__init__"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom):
+                names = {a.name for a in node.names}
+                assert not names & SIMULATIONS, f"{_module(path)} imports {sorted(names & SIMULATIONS)}"
+                module = node.module or ""
+                assert not module.endswith(("engine.hand", "runs")), f"{_module(path)} imports {module}"

@@ -5,10 +5,10 @@ import numpy as np
 import pytest
 
 import pinochle_sim as ps
-from pinochle_sim.cli import main
-from pinochle_sim.match import NO_SET_OUT, calibration, duplicate, game_over, play_matches, tournament
-from pinochle_sim.records import match_hands
-from pinochle_sim.strategies import Formula, Strategy, StrategyError, register, strategy
+from pinochle_sim.present.cli import main
+from pinochle_sim.studies.match import NO_SET_OUT, calibration, duplicate, game_over, play_matches, tournament
+from pinochle_sim.studies.records import match_hands
+from pinochle_sim.studies.strategies import Formula, Strategy, StrategyError, register, strategy
 
 
 def end(name, hands):

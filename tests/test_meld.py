@@ -6,8 +6,8 @@ from hypothesis import strategies as st
 from naive import naive_meld
 
 import pinochle_sim as ps
-from pinochle_sim.meld import meld, meld_table, refused_cards
-from pinochle_sim.variants import PRESETS, RUN_MARRIAGE
+from pinochle_sim.engine.meld import meld, meld_table, refused_cards
+from pinochle_sim.engine.variants import PRESETS, RUN_MARRIAGE
 
 
 def total(cards, variant, trump="S"):
@@ -163,8 +163,8 @@ def test_meld_unchanged_permuting_suits_without_pinochle(hand, perm, name):
 def test_used_cards_carry_the_whole_meld(name, random_hands):
     """Removing the cards no combination uses never changes the meld; the compiled and Python
     forms of the usage kernel agree."""
-    from pinochle_sim.meld import meld_used
-    from pinochle_sim.variants import compile_variant
+    from pinochle_sim.engine.meld import meld_used
+    from pinochle_sim.engine.variants import compile_variant
     v = PRESETS[name]
     tb = compile_variant(v)
     out = np.zeros(24, np.int8)

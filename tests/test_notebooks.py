@@ -77,8 +77,8 @@ def test_a_fresh_kernel_shows_plots_inline(monkeypatch, tmp_path):
     # issue 30: a chart is a pyplot figure, so plt.show() shows it, two in a cell show two, a chart
     # left as the cell's value shows once, and a chart drawn on the caller's axes lands there
     cells = [
-        "import matplotlib.pyplot as plt\nfrom pinochle_sim import plots\n"
-        "from pinochle_sim.declarer import declarer_stats\ns = declarer_stats('classic', deals=300, seed=1)",
+        "import matplotlib.pyplot as plt\nfrom pinochle_sim.present import plots\n"
+        "from pinochle_sim.studies.declarer import declarer_stats\ns = declarer_stats('classic', deals=300, seed=1)",
         "plots.bid_heatmap(s); plt.show()",
         "plots.make_curves(s)\nplots.total_distribution(s)",
         "plots.make_curves(s)",
@@ -94,7 +94,7 @@ def test_a_fresh_kernel_shows_plots_inline(monkeypatch, tmp_path):
 def test_importing_the_package_sets_no_backend():
     import subprocess
     import sys
-    code = ("import sys, pinochle_sim, pinochle_sim.plots, pinochle_sim.present.cli; "
+    code = ("import sys, pinochle_sim, pinochle_sim.present.plots, pinochle_sim.present.cli; "
             "print('matplotlib.pyplot' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"

@@ -7,7 +7,7 @@ import pytest
 from numba.core.caching import NullCache
 
 from pinochle_sim._numba import in_spans, njit, set_threads
-from pinochle_sim.simulate import Setup
+from pinochle_sim.studies.simulate import Setup
 
 
 @njit

@@ -7,10 +7,10 @@ import pytest
 from naive import naive_meld, p_every_suit_has
 
 import pinochle_sim as ps
-from pinochle_sim.odds import (EVENT_NAMES, EVENTS, SUIT_CONFIGS, SUIT_SIZES, SUIT_WEIGHTS,
+from pinochle_sim.studies.odds import (EVENT_NAMES, EVENTS, SUIT_CONFIGS, SUIT_SIZES, SUIT_WEIGHTS,
                                TOTAL_HANDS, event_probability, exact_odds, meld_distribution,
                                simulate_meld, table_probability)
-from pinochle_sim.variants import PRESETS, compile_variant
+from pinochle_sim.engine.variants import PRESETS, compile_variant
 
 EV = dict(zip(EVENT_NAMES, EVENTS))
 C = math.comb
@@ -32,7 +32,7 @@ def test_closed_forms():
 def test_table_figures():
     for e in EVENTS:
         if e.per_kind:  # one player of the inclusion-exclusion is the single hand
-            from pinochle_sim.odds import _players_meeting
+            from pinochle_sim.studies.odds import _players_meeting
             lo = np.array(e.lo).reshape(24)
             hi = np.array(e.hi).reshape(24)
             assert _players_meeting(lo, hi, 1) == pytest.approx(float(event_probability(e)) * TOTAL_HANDS, rel=1e-9)
@@ -111,7 +111,7 @@ def test_simulation_reproducible_and_chunk_free():
 
 def test_naive_meld_agrees_on_dealt_hands():
     # the meld inside the simulation is the kernel the twin checks
-    from pinochle_sim.deal import deal
+    from pinochle_sim.engine.deal import deal
     hands = deal(50, seed=4).reshape(-1, 24)
     v = PRESETS["classic"]
     sim_total = sum(naive_meld(h, 0, v) for h in hands)

@@ -7,9 +7,9 @@ from hypothesis import strategies as st
 from naive import naive_follow, naive_lead, naive_legal, winning_card
 
 import pinochle_sim as ps
-from pinochle_sim.cards import card_name
-from pinochle_sim.play import legal_plays
-from pinochle_sim.variants import PRESETS
+from pinochle_sim.engine.cards import card_name
+from pinochle_sim.engine.play import legal_plays
+from pinochle_sim.engine.variants import PRESETS
 
 
 @pytest.mark.parametrize("variant,hand,trick,trump,legal", [
@@ -60,8 +60,8 @@ def test_obligations_from_the_seeds(variant, hand, trick, trump, legal):
     (["9S", "9S", "TS", "9H"], "H", 3),
 ])
 def test_trick_winner(trick, trump, winner):
-    from pinochle_sim.cards import parse_card
-    from pinochle_sim.play import beats
+    from pinochle_sim.engine.cards import parse_card
+    from pinochle_sim.engine.play import beats
     kinds = [parse_card(c) for c in trick]
     w = 0
     for i in range(1, 4):
@@ -88,8 +88,8 @@ def test_legal_cards_match_naive_checker(pos):
 
 
 def test_random_policy_is_uniform_over_physical_cards():
-    from pinochle_sim.deal import stream
-    from pinochle_sim.play import pick_random, to_masks
+    from pinochle_sim.engine.deal import stream
+    from pinochle_sim.engine.play import pick_random, to_masks
     counts = np.zeros(24, np.int8)
     counts[[0, 1, 7]] = [2, 1, 1]  # AS AS TS TH: AS should come up half the time
     h1, h2 = to_masks(counts)
@@ -114,10 +114,10 @@ def test_pass_back_search_against_every_set():
     import itertools
     import random
 
-    from pinochle_sim.cards import hand_counts
-    from pinochle_sim.meld import meld_used
-    from pinochle_sim.passing import most_meld_kept, new_pass_scratch
-    from pinochle_sim.variants import compile_variant
+    from pinochle_sim.engine.cards import hand_counts
+    from pinochle_sim.engine.meld import meld_used
+    from pinochle_sim.engine.passing import most_meld_kept, new_pass_scratch
+    from pinochle_sim.engine.variants import compile_variant
     v = PRESETS["classic-pass4"]
     tb = compile_variant(v)
     rng = random.Random(8)
@@ -145,14 +145,14 @@ def test_pass_back_search_against_every_set():
 
 @given(st.integers(min_value=1, max_value=(1 << 24) - 1))
 def test_bit_helpers_match_python(x):
-    from pinochle_sim.play import lsb, msb, popcount
+    from pinochle_sim.engine.play import lsb, msb, popcount
     assert lsb(x) == (x & -x).bit_length() - 1
     assert msb(x) == x.bit_length() - 1
     assert popcount(x) == bin(x).count("1")
 
 
 def test_bit_helpers_of_an_empty_mask():
-    from pinochle_sim.play import lsb, msb, popcount
+    from pinochle_sim.engine.play import lsb, msb, popcount
     assert (lsb(0), msb(0), popcount(0)) == (0, 0, 0)
 
 
@@ -161,7 +161,7 @@ def test_bit_helpers_of_an_empty_mask():
 def test_heuristic_follow_against_its_twin(legal, unseen, trump, win, last, safe, name):
     """The plain heuristic's follow (costs and gifts as single keys) against the twin written
     from ``play``'s docstring."""
-    from pinochle_sim.play import choose_follow
+    from pinochle_sim.engine.play import choose_follow
     points = np.array(PRESETS[name].card_points, np.int64)
     mask = sum(1 << k for k in legal)
     seen_mask = sum(1 << k for k in unseen)
@@ -174,7 +174,7 @@ def test_heuristic_follow_against_its_twin(legal, unseen, trump, win, last, safe
 def test_heuristic_lead_against_its_twin(h1, data, unseen, trump, declaring, draw_min, ruff, name):
     """The plain heuristic's lead (its choices as single keys) against the twin written from
     ``play``'s docstring."""
-    from pinochle_sim.play import choose_lead
+    from pinochle_sim.engine.play import choose_lead
     h2 = data.draw(st.sets(st.sampled_from(sorted(h1))))
     points = np.array(PRESETS[name].card_points, np.int64)
     mask = sum(1 << k for k in h1)

@@ -6,9 +6,9 @@ import matplotlib
 matplotlib.use("agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from pinochle_sim import plots  # noqa: E402
-from pinochle_sim.cli import main  # noqa: E402
-from pinochle_sim.declarer import declarer_stats  # noqa: E402
+from pinochle_sim.present import plots  # noqa: E402
+from pinochle_sim.present.cli import main  # noqa: E402
+from pinochle_sim.studies.declarer import declarer_stats  # noqa: E402
 
 
 def test_charts_draw_where_told_and_the_command_line_closes_what_it_saves(tmp_path):
@@ -30,8 +30,8 @@ def test_charts_draw_where_told_and_the_command_line_closes_what_it_saves(tmp_pa
 def test_the_auction_chart_has_a_panel_per_situation_and_a_curve_per_kind():
     # issue 31: where the data end is drawn (solid read, dashed logistic), one panel a situation
     import numpy as np
-    from pinochle_sim.auction_model import GAP_RAISES, KINDS, AuctionModel
-    from pinochle_sim.variants import PRESETS
+    from pinochle_sim.studies.auction_model import GAP_RAISES, KINDS, AuctionModel
+    from pinochle_sim.engine.variants import PRESETS
     gaps = np.arange(2 * GAP_RAISES + 1)
     n = np.zeros((4, len(KINDS), len(gaps)))
     n[1:3, :, :GAP_RAISES] = 500.0  # two situations, every kind, nothing seen past gap 0

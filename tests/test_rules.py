@@ -4,9 +4,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 from naive import naive_auction
 
-from pinochle_sim.auction import N_SITUATIONS, run_auction
-from pinochle_sim.scoring import score_hand
-from pinochle_sim.variants import compile_variant, variant
+from pinochle_sim.engine.auction import N_SITUATIONS, AuctionState, run_auction
+from pinochle_sim.engine.scoring import score_hand
+from pinochle_sim.engine.variants import compile_variant, variant
 
 
 def auction(name, dealer, worth):
@@ -146,3 +146,15 @@ def test_auction_against_one_call_at_a_time(name, dealer, data, size):
     want = naive_auction(dealer, worth.tolist(), margin.tolist(), v, size - 5)
     got = [(int(s), None if b < 0 else int(b)) for s, b in calls[:n]]
     assert (bidder, bid, got, sit) == want
+    # issue 29: the Python AuctionState (advise reads auctions with it) agrees call by call: whose
+    # turn, the situation seen, the least legal bid, every call legal, and the same result
+    state = AuctionState(v, dealer)
+    for j, (seat, call) in enumerate(got):
+        assert seat == state.seat and not state.over
+        if not state.forced:
+            s = state.situation()
+            limit = worth[seat, s] - (margin[seat] if s == 1 else 0)
+            assert (call == state.least_bid <= limit) if call is not None else (
+                limit < state.least_bid or j >= size - 5)
+        state.call(call)
+    assert state.result() == (bidder, bid, sit)

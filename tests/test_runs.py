@@ -6,9 +6,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from pinochle_sim.cli import main
+from pinochle_sim.present.cli import main
 from pinochle_sim.runs import Run, Where, chunks_of
-from pinochle_sim.simulate import simulate
+from pinochle_sim.studies.simulate import simulate
 
 
 def test_chunks_cover_the_deals_once():
@@ -107,7 +107,7 @@ def test_cluster_options_are_checked():
 
 
 def test_declarer_stats_merge_in_any_order_is_exact():
-    from pinochle_sim.declarer import declarer_stats
+    from pinochle_sim.studies.declarer import declarer_stats
     a = declarer_stats("classic", 3000, 4, chunk=1000)
     b = declarer_stats("classic", 3000, 4, chunk=700)
     for name in ("cube", "trump_cube", "moments", "xtx", "xty", "extra"):

@@ -10,10 +10,11 @@ from hypothesis import strategies as st
 from naive import check_record
 
 import pinochle_sim as ps
-from pinochle_sim.cli import main
-from pinochle_sim.records import records, show_record
-from pinochle_sim.simulate import play, simulate
-from pinochle_sim.variants import PRESETS
+from pinochle_sim.present.cli import main
+from pinochle_sim.present.show import show_record
+from pinochle_sim.studies.records import records
+from pinochle_sim.studies.simulate import play, simulate
+from pinochle_sim.engine.variants import PRESETS
 
 
 @pytest.mark.parametrize("name", list(PRESETS))
@@ -88,7 +89,7 @@ def test_reproducible_whatever_threads_chunks_or_start():
     finally:
         set_threads(threads)
     pd.testing.assert_frame_equal(a, b)
-    from pinochle_sim.simulate import iter_play
+    from pinochle_sim.studies.simulate import iter_play
     c = pd.concat(list(iter_play("modern", 5000, seed=9, chunk=777)), ignore_index=True)
     pd.testing.assert_frame_equal(a, c)
     d = play("modern", deals=1000, seed=9, start=4000)
@@ -194,8 +195,8 @@ def test_playing_1000_optional_rule():
 
 
 def test_sure_sweep_and_1000_scoring():
-    from pinochle_sim.passing import sure_sweep
-    from pinochle_sim.scoring import score_playing_1000
+    from pinochle_sim.engine.passing import sure_sweep
+    from pinochle_sim.engine.scoring import score_playing_1000
     sweep = ps.hand_counts("AS AS TS TS KS KS QS QS AH AH AD AC")  # trump spades: 8 of 12 trumps
     assert sure_sweep(sweep, 0)                  # 4 missing trumps, all below its top four
     assert not sure_sweep(ps.hand_counts("AS AS TS TS KS KS QS QS AH TH AD AC"), 0)  # TH: AH out
@@ -228,7 +229,7 @@ def test_parquet_columns_are_narrow_and_exact(tmp_path, name):
 
 
 def test_narrow_refuses_a_value_that_does_not_fit():
-    from pinochle_sim.simulate import narrow
+    from pinochle_sim.studies.simulate import narrow
     df = play("thousand", 10, seed=1, bidding="formula")
     df.loc[0, "tricks_0"] = 300
     with pytest.raises(ValueError, match="tricks_0"):

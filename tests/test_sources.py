@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from pinochle_sim.variants import PRESETS, SEED, Variant
+from pinochle_sim.engine.variants import PRESETS, SEED, Variant
 
 SEEDS = Path(__file__).parents[2] / "shared" / "seeds"
 QUOTE = re.compile(r"(?:(?<=^)|(?<=[\s(,]))'(.+?)'(?=$|[\s),.;])")
@@ -52,5 +52,5 @@ def test_classic_meld_values_are_rules_decisions():
 
 
 def test_an_override_says_so():
-    from pinochle_sim.variants import variant
+    from pinochle_sim.engine.variants import variant
     assert variant("classic:last_trick=0").source("last_trick") == "overridden (preset classic: 10)"

@@ -1,7 +1,7 @@
 """``strength``: one card-play policy against another on duplicate deals (issue 15, first part)."""
 import json
 
-from pinochle_sim.cli import main
+from pinochle_sim.present.cli import main
 from pinochle_sim.studies.strength import strength
 
 

@@ -6,11 +6,12 @@ import numpy as np
 import pytest
 
 import pinochle_sim as ps
-from pinochle_sim.cli import main
-from pinochle_sim.report import write_bid_chart
-from pinochle_sim.simulate import play
-from pinochle_sim.declarer import DeclarerStats, bid_grid, declarer_stats
-from pinochle_sim.tables import (MIN_CELL, bid_table, chance_columns, p_make, partner_adds, recommended_bid,
+from pinochle_sim.present.cli import main
+from pinochle_sim.present.report import write_bid_chart
+from pinochle_sim.studies.chart import bid_chart
+from pinochle_sim.studies.simulate import play
+from pinochle_sim.studies.declarer import DeclarerStats, bid_grid, declarer_stats
+from pinochle_sim.studies.tables import (MIN_CELL, bid_table, chance_columns, p_make, partner_adds, recommended_bid,
                                  rule_of_thumb)
 
 
@@ -91,7 +92,7 @@ def test_rule_of_thumb_uses_t_with_15_degrees_of_freedom(thousand):
 
 
 def test_table_strategy_follows_trump_length():
-    from pinochle_sim.tables import recommended_grid, recommended_grid_trumps
+    from pinochle_sim.studies.tables import recommended_grid, recommended_grid_trumps
     stats = declarer_stats("thousand", deals=4000, seed=3)
     flat, by_trumps = recommended_grid(stats), recommended_grid_trumps(stats, min_hands=50)
     cell = by_trumps[2, 3, 2]  # meld 40-59, three aces, two tens
@@ -116,7 +117,9 @@ def test_rule_of_thumb_and_partner(thousand):
 
 
 def test_bid_chart_files(tmp_path, thousand):
-    written = write_bid_chart(thousand, tmp_path / "out", formats=("csv", "json", "png"))
+    chart = bid_chart(thousand)
+    assert chart.table("aces_tens").equals(bid_table(thousand))  # the tables the chart writes, made once
+    written = write_bid_chart(chart, tmp_path / "out", formats=("csv", "json", "png"))
     names = {p.name for p in written}
     assert {"bid_chart.png", "p_make.png", "total_distribution.png", "bid_table.csv",
             "rule_of_thumb.csv", "metadata.json"} <= names
@@ -128,21 +131,21 @@ def test_bid_chart_files(tmp_path, thousand):
 
 
 def test_bid_chart_with_the_auction_model_writes_its_files_and_provenance(tmp_path, thousand):
-    from pinochle_sim.auction_model import GAP_RAISES, KINDS, AuctionModel
+    from pinochle_sim.studies.auction_model import GAP_RAISES, KINDS, AuctionModel
     gaps = np.arange(2 * GAP_RAISES + 1)
     n = np.zeros((4, len(KINDS), len(gaps)))
     n[1:3, :, :GAP_RAISES] = 500.0
     made = np.round(n / (1 + np.exp((gaps - GAP_RAISES + 3) / 6)))
     model = AuctionModel(thousand.variant, 0.67, 0.0, np.zeros((16, 9, 9, 13)), made, n)
-    names = {p.name for p in write_bid_chart(thousand, tmp_path, formats=("csv", "json", "png"), auction=model,
-                                             auction_strategy="auction:deals=5")}
+    names = {p.name for p in write_bid_chart(bid_chart(thousand, auction=model, auction_strategy="auction:deals=5"),
+                                             tmp_path, formats=("csv", "json", "png"))}
     assert {"auction_chart.png", "auction_model.csv", "auction_model_kinds.csv", "auction_model.json",
             "bid_chart.png"} <= names
     meta = json.loads((tmp_path / "auction_model.json").read_text())
     assert meta["strategy"] == "auction:deals=5" and meta["variant"] == "thousand" and "near_the_limit" in meta
     other = AuctionModel(ps.variant("classic"), 0.67, 0.0, np.zeros((16, 9, 9, 13)), made, n)
     with pytest.raises(ValueError, match="beside a bid chart of its variant"):
-        write_bid_chart(thousand, tmp_path / "x", auction=other)
+        bid_chart(thousand, auction=other)
     assert main(["bid-chart", "--variant", "modern", "--deals", "1000", "--policy", "pimc", "--auction-model",
                  "-q", "--out", str(tmp_path / "y")]) == 2 and not (tmp_path / "y").exists()
 
@@ -176,7 +179,7 @@ def test_bid_chart_under_another_play_sits_beside_the_default(tmp_path, capsys):
 def test_declarer_simulation_is_each_seat_forced_to_declare(name):
     # the declarer simulation values each deal once for all its declarers (hand.EVERY_SEAT in
     # the one loop of deals): the rows must be those of each seat forced to declare
-    from pinochle_sim.hand import EVERY_SEAT, Loop, fixed_bidding, play_rows
+    from pinochle_sim.engine.hand import EVERY_SEAT, Loop, fixed_bidding, play_rows
     v = ps.variant(name)
     n = 700
     every = play_rows(Loop.build(v, fixed_bidding(v), forced_bidder=EVERY_SEAT), 9, 50, n)

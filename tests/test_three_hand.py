@@ -10,14 +10,15 @@ import pytest
 from naive import check_record, naive_deal
 
 import pinochle_sim as ps
-from pinochle_sim.auction import N_SITUATIONS, run_auction, situation
-from pinochle_sim.cli import main
-from pinochle_sim.match import NO_SET_OUT, game_over, play_matches, tournament
-from pinochle_sim.passing import discard, new_pass_scratch
-from pinochle_sim.records import match_hands, records, show_record
-from pinochle_sim.scoring import score_hand
-from pinochle_sim.simulate import play
-from pinochle_sim.variants import compile_variant, variant
+from pinochle_sim.engine.auction import N_SITUATIONS, run_auction, situation
+from pinochle_sim.present.cli import main
+from pinochle_sim.studies.match import NO_SET_OUT, game_over, play_matches, tournament
+from pinochle_sim.engine.passing import discard, new_pass_scratch
+from pinochle_sim.present.show import show_record
+from pinochle_sim.studies.records import match_hands, records
+from pinochle_sim.engine.scoring import score_hand
+from pinochle_sim.studies.simulate import play
+from pinochle_sim.engine.variants import compile_variant, variant
 
 V = variant("three-hand")
 
@@ -74,7 +75,7 @@ def test_discard_keeps_meld_and_winners_and_buries_counters():
     out = np.zeros(3, np.int8)
     left = hand.copy()
     discard(left, 0, 3, compile_variant(V), out, new_pass_scratch())
-    buried = sorted(ps.cards.card_name(int(k)) for k in out)
+    buried = sorted(ps.engine.cards.card_name(int(k)) for k in out)
     assert buried == ["9C", "KC", "TD"], buried
     assert int(left.sum()) == 15 and all(left[ps.parse_card(c)] for c in ("AS", "TS", "KS", "QS", "JS"))
 
@@ -163,7 +164,7 @@ def test_show_record_names_seats_and_the_kitty():
 
 
 def test_exact_meld_odds_of_fifteen_and_eighteen_cards_match_simulation():
-    from pinochle_sim.odds import EVENTS, event_probability, exact_odds, simulate_meld
+    from pinochle_sim.studies.odds import EVENTS, event_probability, exact_odds, simulate_meld
     ev = {e.name: e for e in EVENTS}
     # counted by hand: all eight aces in 15 cards, no ace at all in 18
     assert event_probability(ev["double_aces"], 15) == Fraction(math.comb(40, 7), math.comb(48, 15))

@@ -2,7 +2,7 @@
 import pytest
 
 import pinochle_sim as ps
-from pinochle_sim.variants import PRESETS, VariantError, variant
+from pinochle_sim.engine.variants import PRESETS, VariantError, variant
 
 # RULES.md table, column by column: (card points, last trick, trick total, opening, pass, target)
 TABLE = {

@@ -21,7 +21,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .._numba import ijit, njit
-from .variants import R
+from .variants import DEALER_STUCK, R, Variant
 
 N_BANDS = 16      # meld bands of a strategy's table; the last is open-ended
 MAX_CARDS = 9     # 0..8 aces (or tens) in a hand
@@ -166,7 +166,7 @@ def continue_auction(seat, passed, high, high_seat, high_sit, n, worth, margin, 
     room = calls.shape[0] - 5
     while True:
         if not passed[seat]:
-            if high_seat < 0 and n_passed == players - 1 and rules[R.all_pass] == 1:
+            if high_seat < 0 and n_passed == players - 1 and rules[R.all_pass] == DEALER_STUCK:
                 return seat, rules[R.stuck_bid], n, -1  # dealer stuck: takes it without bidding
             if high_seat >= 0:  # the raises up to the next pass at once (the same calls)
                 t, high_seat, high_sit = _raises(seat, passed, high, high_seat, high_sit, n, room, worth,
@@ -260,3 +260,101 @@ def _before(seat, passed):
     while passed[q]:
         q = q - 1 if q > 0 else players - 1
     return q
+
+
+# ------------------------------------------------------------------------------------------
+# The same rules in Python, a call at a time: for reading an auction written out (``advise``)
+# and for the tests, which hold it to :func:`run_auction` call by call.
+
+class AuctionError(ValueError):
+    """An auction that cannot have happened under the variant's rules: the message says why."""
+
+
+class AuctionState:
+    """An auction between calls under the rules of ``variant``: the ``dealer``, the standing bid
+    ``high`` (0: none) held by ``high_seat`` (-1: none) and made in the situation
+    ``high_situation`` (-1: a forced opening), the seats that have ``passed`` (bool per seat) and
+    the ``calls`` so far as ``(seat, bid or None)``. :meth:`call` checks a call against the rules
+    and makes it; ``seat`` is whose turn it is.
+
+    >>> from pinochle_sim.engine.variants import variant
+    >>> a = AuctionState(variant("classic"), dealer=0).call(None).call(260)
+    >>> a.seat, a.least_bid, SITUATIONS[a.situation()], a.high_seat
+    (3, 270, 'opponent_high_partner_out', 2)
+    """
+
+    def __init__(self, v: Variant, dealer: int):
+        self.variant = v
+        self.dealer = dealer
+        self.high, self.high_seat, self.high_situation = 0, -1, -1
+        self.passed = np.zeros(v.players, np.bool_)
+        self.calls: list[tuple[int, int | None]] = []
+        self.seat = (dealer + 1) % v.players
+
+    @property
+    def forced(self) -> bool:
+        """The first call is the forced opening (``forced_open``)."""
+        return self.variant.forced_open and not self.calls
+
+    @property
+    def least_bid(self) -> int:
+        return self.variant.opening_bid if self.high_seat < 0 else self.high + self.variant.raise_min
+
+    @property
+    def over(self) -> bool:
+        """Every seat has passed, or every seat but the one holding the bid."""
+        out = int(self.passed.sum())
+        return out == self.variant.players or (self.high_seat >= 0 and out == self.variant.players - 1)
+
+    @property
+    def stuck(self) -> bool:
+        """Every other seat has passed without a bid and the seat to call, the dealer, takes the
+        contract at ``stuck_bid`` without bidding (``all_pass=dealer_stuck``)."""
+        return (self.high_seat < 0 and int(self.passed.sum()) == self.variant.players - 1
+                and self.variant.all_pass == "dealer_stuck")
+
+    def situation(self, seat: int | None = None) -> int:
+        """The auction as ``seat`` (by default the seat to call) sees it: an index of ``SITUATIONS``."""
+        seat = self.seat if seat is None else seat
+        partner = self.variant.partner(seat)
+        return int(situation(seat, self.high_seat, self.passed, -1 if partner is None else partner))
+
+    def call(self, bid: int | None) -> AuctionState:
+        """The seat to call passes (None) or bids ``bid``; an :class:`AuctionError` says why a
+        call cannot be made. Returns the state, for chaining."""
+        v = self.variant
+        if self.over:
+            raise AuctionError("the auction is already over")
+        if bid is None:
+            if self.forced:
+                raise AuctionError(f"the first seat is in at {v.opening_bid} in {v.name}")
+            self.passed[self.seat] = True
+        else:
+            need = self.least_bid
+            if bid < need:
+                raise AuctionError(f"bid {bid} is below the least legal bid, {need}")
+            if self.high_seat >= 0 and not v.jump_bids and bid != need:
+                raise AuctionError(f"bid {bid}: each raise is exactly {v.raise_min} in {v.name}")
+            if (bid - v.opening_bid) % v.raise_step:
+                raise AuctionError(f"bid {bid} is not a step of {v.raise_step}")
+            if self.forced and bid != v.opening_bid:
+                raise AuctionError(f"the first seat is in at {v.opening_bid} in {v.name}")
+            self.high_situation = -1 if self.forced else self.situation()
+            self.high, self.high_seat = bid, self.seat
+        self.calls.append((self.seat, bid))
+        if not self.passed.all():
+            self.seat = (self.seat + 1) % v.players
+            while self.passed[self.seat]:
+                self.seat = (self.seat + 1) % v.players
+        return self
+
+    def result(self) -> tuple[int, int, int]:
+        """``(bidder, bid, situation)`` as :func:`run_auction` gives them once the auction is
+        over or the dealer is stuck (bidder -1: thrown in)."""
+        if self.stuck:
+            return self.seat, self.variant.stuck_bid, -1
+        if not self.over:
+            raise AuctionError("the auction is not over")
+        if self.high_seat < 0:
+            return -1, 0, -1
+        return self.high_seat, self.high, self.high_situation

@@ -31,10 +31,10 @@ from .passing import discard, new_pass_scratch, pass_cards, sure_sweep
 from .knowledge import new_seen, start_seen
 from .pimc import new_scratch
 from .play import to_masks
-from .tricks import CONTRACT, DEFAULT_POLICY, MAX_TRICKS, play_tricks, policy_row, search_room
+from .tricks import CONTRACT, DEFAULT_POLICY, MAX_TRICKS, Hands, play_tricks, policy_row, search_room
 from .scoring import banked_meld, score_hand, score_playing_1000
 from .search import trick_start_value
-from .variants import R, Variant, band_width, compile_variant
+from .variants import BIDDER_LEADS, R, Variant, band_width, compile_variant
 
 #: The columns of a summary row, for the largest table (four seats' meld, three sides' points,
 #: tricks, counters and scores); a variant's frame keeps its own (:func:`columns`).
@@ -108,15 +108,11 @@ class Work(NamedTuple):
     team_meld: np.ndarray  # int64[sides]
     team_dix: np.ndarray   # int64[sides]
     score: np.ndarray      # int64[sides]
-    h1: np.ndarray         # int64[seats]: scratch of the trick play
-    h2: np.ndarray
+    hs: tuple              # tricks.Hands: the trick play's hands as masks, what the seats know, scratch
     passed: np.ndarray     # bool[seats]: the seats out of the auction
     pw: tuple              # passing.PassScratch
-    seen: tuple            # knowledge.Seen: what each seat knows during the play
     dealt: np.ndarray      # int8[seats + 1, 24]: the deal as dealt, while every seat declares it
     dealt_melds: np.ndarray  # int32[seats, 4]: its meld
-    may: np.ndarray        # int64[seats]: scratch of the contract-aware heuristic
-    pool: np.ndarray       # int64[24]: the same
     pimc: tuple | None     # pimc.Scratch: the sampling player's memory (None: no seat samples)
 
 
@@ -132,10 +128,12 @@ def workspace(tb, max_calls, search):
                 np.empty((MAX_TRICKS, 4), np.int8), np.empty((MAX_TRICKS, 3), np.int32),
                 np.empty((seats, 4), np.int32), np.empty((seats, N_SITUATIONS), np.float64),
                 np.empty(seats, np.int64), np.empty((3, sides), np.int64), np.empty(sides, np.int64),
-                np.empty(sides, np.int64), np.empty(sides, np.int64), np.empty(seats, np.int64),
-                np.empty(seats, np.int64), np.zeros(seats, np.bool_), new_pass_scratch(), new_seen(seats),
+                np.empty(sides, np.int64), np.empty(sides, np.int64),
+                Hands(np.empty(seats, np.int64), np.empty(seats, np.int64), new_seen(seats),
+                      np.zeros(seats, np.int64), np.zeros(N_KINDS, np.int64)),
+                np.zeros(seats, np.bool_), new_pass_scratch(),
                 np.empty((seats + 1, N_KINDS), np.int8), np.empty((seats, 4), np.int32),
-                np.zeros(seats, np.int64), np.zeros(N_KINDS, np.int64), _sampling_scratch(seats, search))
+                _sampling_scratch(seats, search))
 
 
 @njit
@@ -149,8 +147,7 @@ def _sampling_scratch(seats, search):
 def with_record(w, calls, passes, tricks, tinfo):
     """``w`` writing its hand record into the given arrays."""
     return Work(w.hands, w.deck, calls, passes, tricks, tinfo, w.melds, w.worth, w.trumps, w.team,
-                w.team_meld, w.team_dix, w.score, w.h1, w.h2, w.passed, w.pw, w.seen, w.dealt,
-                w.dealt_melds, w.may, w.pool, w.pimc)
+                w.team_meld, w.team_dix, w.score, w.hs, w.passed, w.pw, w.dealt, w.dealt_melds, w.pimc)
 
 
 @ijit
@@ -303,7 +300,7 @@ def _declare(dealer, bidder, bid, trump, forced, tb, policy, w, state, row):
             hand_meld_all_trumps(hands[p], tb, melds[p])
     # seed 004's optional "playing 1000": the bidder, leading, announces a sure sweep; its side
     # shows no meld and its partner sits out
-    sweep = (rules[R.playing_1000] and not forced and rules[R.first_lead] == 0 and partner >= 0
+    sweep = (rules[R.playing_1000] and not forced and rules[R.first_lead] == BIDDER_LEADS and partner >= 0
              and sure_sweep(hands[bidder], trump))
     row[PLAYING_1000] = sweep
     bt = tb.team[bidder]
@@ -316,14 +313,15 @@ def _declare(dealer, bidder, bid, trump, forced, tb, policy, w, state, row):
         row[MELD0 + p] = m
         w.team_meld[tb.team[p]] += m
         w.team_dix[tb.team[p]] += mv[DIX, hands[p, 6 * trump + NINE]]
-    leader = bidder if rules[R.first_lead] == 0 else (dealer + 1) % players
+    leader = bidder if rules[R.first_lead] == BIDDER_LEADS else (dealer + 1) % players
     knows = False
     for p in range(players):
         knows |= policy[p, 0] >= CONTRACT
     if knows:
-        start_seen(w.seen, hands, trump, bidder, w.passes, tb, bid, w.team_meld[bt], bt if sweep else -1, w.pool)
+        start_seen(w.hs.seen, hands, trump, bidder, w.passes, tb, bid, w.team_meld[bt], bt if sweep else -1,
+                   w.hs.pool)
     play_tricks(hands, leader, trump, bt, tb, policy, DRAW_TRUMP_MIN, state, w.tricks, w.tinfo,
-                w.team, w.h1, w.h2, w.seen, w.may, w.pool, w.pimc, partner if sweep else -1)
+                w.team, w.hs, w.pimc, partner if sweep else -1)
     if sweep:
         made = score_playing_1000(bt, w.team_meld, w.team[0], w.team[2], w.score)
     else:
@@ -420,8 +418,8 @@ def dd_points(tb, w, row, dd_from):
             for j in range(players):
                 w.hands[(w.tinfo[t, 0] + j) % players, w.tricks[t, j]] -= 1
     for p in range(players):
-        w.h1[p], w.h2[p] = to_masks(w.hands[p])
-    return got + trick_start_value(w.h1, w.h2, w.tinfo[dd_from, 0], side, row[TRUMP], tb)
+        w.hs.h1[p], w.hs.h2[p] = to_masks(w.hands[p])
+    return got + trick_start_value(w.hs.h1, w.hs.h2, w.tinfo[dd_from, 0], side, row[TRUMP], tb)
 
 
 @njit

@@ -28,18 +28,18 @@ from typing import NamedTuple
 import numpy as np
 
 from .._numba import copy_into, njit
-from .cards import COPIES, A, T
+from .cards import COPIES, N_KINDS, A, T
 from .meld import JD, QS, hand_meld_all_trumps, meld_used
 
 
 class PassScratch(NamedTuple):
     """One thread's scratch for passing and discarding (the hand kernel allocates nothing)."""
 
-    used: np.ndarray      # int8[24]: the cards of a hand's meld
-    spare: np.ndarray     # int8[24]: the copies beyond them
-    left: np.ndarray      # int8[24]: a hand as cards are picked from it
-    kept: np.ndarray      # int8[24]: the meld cards, for the search over them
-    scores: np.ndarray    # float64[24]
+    used: np.ndarray      # int8[N_KINDS]: the cards of a hand's meld
+    spare: np.ndarray     # int8[N_KINDS]: the copies beyond them
+    left: np.ndarray      # int8[N_KINDS]: a hand as cards are picked from it
+    kept: np.ndarray      # int8[N_KINDS]: the meld cards, for the search over them
+    scores: np.ndarray    # float64[N_KINDS]
     suit_len: np.ndarray  # int64[4]
     melds: np.ndarray     # int64[4]
     cards: np.ndarray     # int64[N_KINDS * COPIES]: a hand's cards by kind
@@ -48,9 +48,10 @@ class PassScratch(NamedTuple):
 
 @njit
 def new_pass_scratch():
-    return PassScratch(np.zeros(24, np.int8), np.zeros(24, np.int8), np.zeros(24, np.int8), np.zeros(24, np.int8),
-                       np.zeros(24, np.float64), np.zeros(4, np.int64), np.zeros(4, np.int64),
-                       np.zeros(24 * COPIES, np.int64), np.zeros(24 * COPIES, np.int64))
+    return PassScratch(np.zeros(N_KINDS, np.int8), np.zeros(N_KINDS, np.int8), np.zeros(N_KINDS, np.int8),
+                       np.zeros(N_KINDS, np.int8), np.zeros(N_KINDS, np.float64),
+                       np.zeros(4, np.int64), np.zeros(4, np.int64),
+                       np.zeros(N_KINDS * COPIES, np.int64), np.zeros(N_KINDS * COPIES, np.int64))
 
 
 @njit
@@ -89,11 +90,11 @@ def _bidder_keep(k, trump, suit_len):
 @njit
 def choose_cards(hand, n, scores, out, left):
     """Pick ``n`` cards of ``hand`` with the highest ``scores`` (both copies count) into ``out``;
-    ``left`` (int8[24]) is scratch."""
+    ``left`` (int8[N_KINDS]) is scratch."""
     copy_into(left, hand)
     for i in range(n):
         best = -1
-        for k in range(24):
+        for k in range(N_KINDS):
             if left[k] > 0 and (best < 0 or scores[k] > scores[best]):
                 best = k
         out[i] = best
@@ -108,7 +109,7 @@ def most_meld_kept(hand, n, trump, tb, scores, out, ps):
     its ``kept``."""
     cards, idx, left, melds = ps.cards, ps.idx, ps.left, ps.melds
     m = 0
-    for k in range(24):
+    for k in range(N_KINDS):
         for _ in range(hand[k]):
             cards[m] = k
             m += 1
@@ -153,7 +154,7 @@ def pass_cards(hands, bidder, partner, trump, n, tb, rec, ps):
     """
     used, scores, suit_len, spare = ps.used, ps.scores, ps.suit_len, ps.spare
     meld_used(hands[partner], trump, tb, used)
-    for k in range(24):
+    for k in range(N_KINDS):
         scores[k] = _partner_score(k, trump, used)
     choose_cards(hands[partner], n, scores, rec[0], ps.left)
     for i in range(n):
@@ -161,11 +162,11 @@ def pass_cards(hands, bidder, partner, trump, n, tb, rec, ps):
         hands[bidder, rec[0, i]] += 1
     meld_used(hands[bidder], trump, tb, used)
     suit_len[:] = 0
-    for k in range(24):
+    for k in range(N_KINDS):
         suit_len[k // 6] += hands[bidder, k] - used[k]
     copy_into(spare, hands[bidder])  # copies beyond those its meld uses
     n_spare = 0
-    for k in range(24):
+    for k in range(N_KINDS):
         spare[k] -= used[k]
         n_spare += spare[k]
         scores[k] = -_bidder_keep(k, trump, suit_len)
@@ -175,11 +176,11 @@ def pass_cards(hands, bidder, partner, trump, n, tb, rec, ps):
         # cards that keep the most of it (passing a spare never costs meld, so some best set
         # holds them all)
         j = 0
-        for k in range(24):
+        for k in range(N_KINDS):
             for _ in range(spare[k]):
                 rec[1, j] = k
                 j += 1
-        for k in range(24):
+        for k in range(N_KINDS):
             ps.kept[k] = hands[bidder, k] - spare[k]
         most_meld_kept(ps.kept, n - n_spare, trump, tb, scores, rec[1, n_spare:], ps)
     for i in range(n):
@@ -252,18 +253,18 @@ def discard(hand, trump, n, tb, out, ps):
     used, scores, suit_len, spare = ps.used, ps.scores, ps.suit_len, ps.spare
     meld_used(hand, trump, tb, used)
     suit_len[:] = 0
-    for k in range(24):
+    for k in range(N_KINDS):
         suit_len[k // 6] += hand[k]
     copy_into(spare, hand)
     n_spare = 0
-    for k in range(24):
+    for k in range(N_KINDS):
         spare[k] -= used[k]
         n_spare += spare[k]
         scores[k] = _discard_score(k, trump, suit_len, hand, tb.card_points)
     if n_spare >= n:
         choose_cards(spare, n, scores, out, ps.left)
     else:
-        for k in range(24):
+        for k in range(N_KINDS):
             scores[k] -= 10000.0 * used[k]
         choose_cards(hand, n, scores, out, ps.left)
     for i in range(n):

@@ -92,12 +92,13 @@ def rollout(h1, h2, pos, p1, p2, trump, bidder_team, draw_trump_min, max_team, t
 
 
 @njit
-def pimc_card(h1, h2, pos, p1, p2, legal, prefer, trump, bidder_team, draw_trump_min, tb, seen, worlds,
-              dd_tricks, state, sc):
-    """The sampling player's card for the seat of ``pos`` (its hand ``h1[seat]``/``h2[seat]``;
-    the other entries are not read), ``legal`` its legal kinds, ``prefer`` the card a tie goes
-    to. Returns ``(state, card)``; card -1 if what the seat knows admits no layout (never, when
-    ``seen`` was kept from the real play)."""
+def pimc_card(hs, pos, p1, p2, legal, prefer, trump, bidder_team, draw_trump_min, tb, worlds, dd_tricks,
+              state, sc):
+    """The sampling player's card for the seat of ``pos``: from ``hs`` (``tricks.Hands``) it
+    reads only that seat's hand (``h1[seat]``/``h2[seat]``) and what the seat knows (``seen``);
+    ``legal`` its legal kinds, ``prefer`` the card a tie goes to. Returns ``(state, card)``; card
+    -1 if what the seat knows admits no layout (never, when ``seen`` was kept from the real play)."""
+    h1, h2, seen = hs.h1, hs.h2, hs.seen
     seat = pos.seat
     if popcount(legal) == 1:
         return state, lsb(legal)

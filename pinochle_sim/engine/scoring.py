@@ -14,9 +14,7 @@ the other sides nothing for the hand.
 from __future__ import annotations
 
 from .._numba import ijit
-from .variants import R
-
-NONE, SIDE_NOTHING, BIDDER_VOID, NO_COUNTER = range(4)
+from .variants import BIDDER_VOID, NO_COUNTER, SIDE_NOTHING, R
 
 
 @ijit

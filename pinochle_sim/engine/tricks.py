@@ -22,9 +22,12 @@ decision and the tricks left from which it solves them double dummy.
 """
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from .._numba import bjit, njit
+from ..specs import split_spec
 from .cards import COPIES
 from .knowledge import may_hold, observe, pool_of
 from .pimc import DD_TRICKS, WORLDS, pimc_card
@@ -86,12 +89,28 @@ def contract_lead(h1, h2, trump, declaring, points, draw_trump_min, threat, ruff
     return best if best >= 0 else card
 
 
+class Hands(NamedTuple):
+    """What the trick loop plays from and keeps besides the cards on the table: each seat's cards
+    as masks (``h1``: the kinds it holds at least once, ``h2``: twice; int64[seats]), what the
+    seats know (``seen``, ``knowledge.Seen``), and the contract-aware heuristic's scratch
+    (``may``: int64[seats], ``pool``: int64[24])."""
+
+    h1: np.ndarray
+    h2: np.ndarray
+    seen: tuple
+    may: np.ndarray
+    pool: np.ndarray
+
+
 @bjit
-def contract_card(h1, h2, seat, j, lead, win, win_seat, trump, declaring, at_stake, last, points, seen, tb,
-                  draw_trump_min, p1, p2, pool, may):
-    """The contract-aware heuristic's card (see the module docstring). ``pool`` (int64[24]) and
-    ``may`` (int64[seats]) are scratch."""
+def contract_card(hs, pos, trump, declaring, at_stake, last, tb, draw_trump_min, p1, p2):
+    """The contract-aware heuristic's card (see the module docstring) for the seat of ``pos``
+    (``search.Position``), from the :class:`Hands` ``hs`` (its ``may`` and ``pool`` are scratch)
+    and the kinds played at least once (``p1``) and twice (``p2``)."""
+    h1, h2, seen, may, pool = hs
+    seat, j, lead, win, win_seat = pos.seat, pos.j, pos.lead, pos.win, pos.win_seat
     team = tb.team
+    points = tb.card_points
     seats = h1.shape[0]
     pooled = pool_of(seen, seat, h1[seat], h2[seat], p1, p2, pool)
     threat = 0  # kinds an opponent may hold
@@ -174,25 +193,25 @@ def search_room(tb, policy: np.ndarray) -> int | None:
 
 @bjit
 def play_tricks(hands, leader, trump, bidder_team, tb, policy, draw_trump_min, state, rec_cards,
-                rec_info, team, h1, h2, seen, may, pool, sc, sitter=-1):
+                rec_info, team, hs, sc, sitter=-1):
     """Play out ``hands`` (int8[seats, 24] count vectors, left unchanged) from ``leader`` under
     variant ``tb`` (``variants.Tables``: its obligations, card points, seats and sides).
 
     Each trick is written to ``rec_cards[t]`` (kinds from the leader on; -1 in the slots of
     seats that do not play: a fourth slot in three-hand, a ``sitter``) and ``rec_info[t]``
     (leader, winner, points with the last-trick bonus); ``team[0..2, side]`` receive each
-    side's trick points, tricks and counters (cards worth points). ``h1``, ``h2``
-    (int64[seats]) are scratch; ``seen`` (``knowledge.Seen``, set up by ``knowledge.start_seen``)
-    is what the seats know, kept up to date when a seat's policy reads it; ``may`` (int64[seats])
-    and ``pool`` (int64[24]) are the contract-aware heuristic's scratch; ``sc`` is the sampling
-    player's (``pimc.new_scratch``), or None when no seat samples (numba then compiles this
-    kernel without the sampling player). Returns the random state.
+    side's trick points, tricks and counters (cards worth points). ``hs`` (:class:`Hands`) holds
+    the hands as masks (filled here), what the seats know (set up by ``knowledge.start_seen``,
+    kept up to date when a seat's policy reads it) and the contract-aware heuristic's scratch;
+    ``sc`` is the sampling player's (``pimc.new_scratch``), or None when no seat samples (numba
+    then compiles this kernel without the sampling player). Returns the random state.
 
     With a ``sitter`` (seed 004's "playing 1000") its partner, the bidder, follows its sure plan
     whatever its policy: it leads trumps from the top as many times as there are trumps it
     lacks, then every other card from the top of its suit (``passing.sure_sweep`` checks that
     this plan cannot lose a trick). Seats that know more play the contract-aware heuristic there.
     """
+    h1, h2, seen = hs.h1, hs.h2, hs.seen
     rules = tb.rules
     points = tb.card_points
     must_head, must_trump, must_overtrump = rules[R.must_head], rules[R.must_trump], rules[R.must_overtrump]
@@ -259,13 +278,13 @@ def play_tricks(hands, leader, trump, bidder_team, tb, policy, draw_trump_min, s
                 side = tb.team[seat]
                 at_stake = ((rules[R.no_trick] > 0 and team[1, side] == 0)
                             or (side == bidder_team and team[1, side] < rules[R.min_tricks]))
-                card = contract_card(h1, h2, seat, j, lead, win, win_seat, trump, side == bidder_team, at_stake,
-                                     j == players - 1, points, seen, tb, draw_trump_min, p1, p2, pool, may)
+                pos = Position(seat, j, lead, win, win_seat, table, pts, cards, left)
+                card = contract_card(hs, pos, trump, side == bidder_team, at_stake, j == players - 1, tb,
+                                     draw_trump_min, p1, p2)
                 if code == PIMC and sitter < 0:
                     if sc is not None:  # (a branch numba drops when no seat samples)
-                        pos = Position(seat, j, lead, win, win_seat, table, pts, cards, left)
-                        state, c = pimc_card(h1, h2, pos, p1, p2, legal, card, trump, bidder_team, draw_trump_min,
-                                             tb, seen, policy[seat, 1], policy[seat, 2], state, sc)
+                        state, c = pimc_card(hs, pos, p1, p2, legal, card, trump, bidder_team, draw_trump_min,
+                                             tb, policy[seat, 1], policy[seat, 2], state, sc)
                         card = c if c >= 0 else card
             if knows:
                 observe(seen, seat, card, j, lead, win, trump, rules)
@@ -299,18 +318,17 @@ def play_tricks(hands, leader, trump, bidder_team, tb, policy, draw_trump_min, s
 def policy_row(name: str) -> tuple[str, np.ndarray]:
     """The kernel row of a policy written ``NAME`` or ``NAME:option=value,...`` (its canonical
     spelling, the row)."""
-    base, _, opts = name.partition(":")
+    base, items = split_spec(name)
     if base not in POLICIES:
         raise ValueError(f"unknown play policy {base!r}; valid: {', '.join(POLICIES)}")
     known = POLICY_OPTIONS.get(base, {})
     values = dict(known)
-    for item in filter(None, opts.split(",")):
-        key, eq, val = item.partition("=")
+    for key, val, _ in items:
         if key not in known:
             raise ValueError(f"unknown option {key!r} of play policy {base!r}"
                              + (f"; valid: {', '.join(known)}" if known else "; it takes none"))
         low, high = POLICY_RANGES[base][key]
-        if not eq or not val.strip().isdigit() or not low <= int(val) <= high:
+        if val is None or not val.strip().isdigit() or not low <= int(val) <= high:
             raise ValueError(f"play policy option {key} needs a whole number from {low} to {high}")
         values[key] = int(val)
     spec = base + (":" + ",".join(f"{k}={v}" for k, v in values.items() if v != known[k])

@@ -17,6 +17,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ..specs import split_spec
 from .cards import COPIES, DECK_SIZE
 from .melds import COMBOS, RUN_MARRIAGE, SUIT_CONFIGS, cross_tables, instance_table, suit_tables
 
@@ -27,6 +28,9 @@ ALL_PASS = ("throw_in", "dealer_stuck")
 FIRST_LEAD = ("bidder", "dealer_left")
 NO_TRICK = ("none", "side_scores_nothing", "bidder_meld_void", "no_counter_meld_void")
 BOTH_PAST = ("higher_wins", "bidder_wins")
+#: The codes the kernels test (``rules[R.x] == CODE``), each the index of its choice.
+DEALER_STUCK, BIDDER_LEADS = ALL_PASS.index("dealer_stuck"), FIRST_LEAD.index("bidder")
+SIDE_NOTHING, BIDDER_VOID, NO_COUNTER = (NO_TRICK.index(c) for c in NO_TRICK[1:])
 
 CHOICES: dict[str, tuple[str, ...]] = {
     "run_marriage": RUN_MARRIAGE, "all_pass": ALL_PASS, "first_lead": FIRST_LEAD,
@@ -543,16 +547,15 @@ def variant(spec: str | Variant = DEFAULT, **overrides: typing.Any) -> Variant:
     if isinstance(spec, Variant):
         base = spec
     else:
-        name, _, opts = spec.strip().partition(":")
+        name, items = split_spec(spec)
         if name not in PRESETS:
             raise VariantError(_unknown("variant", name, list(PRESETS)))
         base = PRESETS[name]
         text = {}
-        for item in filter(None, (s.strip() for s in opts.split(","))):
-            key, eq, val = item.partition("=")
-            if not eq:
+        for key, val, item in items:
+            if val is None:
                 raise VariantError(f"option {item!r} has no value: write {item}=VALUE")
-            text[key.strip()] = val
+            text[key] = val
         base = base.with_options(**text) if text else base
     return base.with_options(**overrides) if overrides else base
 

@@ -16,8 +16,8 @@ import numpy as np
 
 from .. import __version__
 from ..studies.compare import CompareError
-from ..studies.advise import AuctionError
-from ..engine.cards import CardError, hand_counts
+from ..engine.auction import AuctionError
+from ..engine.cards import DECK_SIZE, CardError, hand_counts
 from ..files import STREAMS, atomic_write, is_special, sidecar
 from ..runs import ClusterError
 from ..engine.tricks import DEFAULT_POLICY, POLICIES, POLICY_OPTIONS, policy_row
@@ -229,7 +229,7 @@ def cmd_odds(args: argparse.Namespace) -> None:
             m, se = sim.mean_meld[key], sim.se_mean_meld[key]
             row += [f"{m:.3f}", f"{se:.3f}", f"{(m - x) / se:+.1f}"]
         rows.append(row)
-    print(f"Meld odds, {v.spec} (exact: counted over all {48}-card deals)")
+    print(f"Meld odds, {v.spec} (exact: counted over all {DECK_SIZE}-card deals)")
     if sim:
         print(f"simulated: {sim.deals:,} deals, seed {sim.seed}; s.e. per deal")
     print(table(rows, header))
@@ -240,8 +240,8 @@ def cmd_odds(args: argparse.Namespace) -> None:
 
 
 def cmd_play(args: argparse.Namespace) -> None:
-    from .records import show_record
-    from .records import records
+    from .show import show_record
+    from ..studies.records import records
 
     recs = records(args.variant, args.deals, args.seed, args.start, policy=args.policy,
                    bidding=_strategy(args.bidding))
@@ -367,6 +367,7 @@ def cmd_bid_table(args: argparse.Namespace) -> None:
 
 
 def cmd_bid_chart(args: argparse.Namespace) -> None:
+    from ..studies.chart import bid_chart
     from .report import FORMATS, write_bid_chart
 
     formats = [f.strip() for f in args.format.split(",") if f.strip()]
@@ -379,8 +380,9 @@ def cmd_bid_chart(args: argparse.Namespace) -> None:
     conf = _confidence(args.confidence)
     stats = _stats(args)
     s = strategy("auction")
-    model = s.model(args.variant) if args.auction_model else None
-    for path in write_bid_chart(stats, out, formats, conf, auction=model, auction_strategy=s.spec):
+    chart = bid_chart(stats, conf, s.model(args.variant) if args.auction_model else None, s.spec,
+                      _where(args), not args.quiet)
+    for path in write_bid_chart(chart, out, formats):
         print(f"wrote {path}")
 
 
@@ -553,8 +555,8 @@ def _print_round_table(t, df, args: argparse.Namespace) -> None:
 
 
 def cmd_match(args: argparse.Namespace) -> None:
-    from .records import match_hands
-    from .records import show_record
+    from ..studies.records import match_hands
+    from .show import show_record
 
     v = args.variant
     from ..studies.strategies import default_bidding
@@ -642,8 +644,7 @@ def _made_minus_predicted(r) -> str:
 
 
 def cmd_dd(args: argparse.Namespace) -> None:
-    from ..studies.dd import double_dummy, trick_value
-    from .records import hands_at
+    from ..studies.dd import double_dummy, replay
 
     v = args.variant
     if args.record:
@@ -661,18 +662,12 @@ def cmd_dd(args: argparse.Namespace) -> None:
             raise UserError(f"deal {rec['deal']} was thrown in: no play to solve")
         if not 0 <= args.from_trick < v.hand_size:
             raise UserError(f"--from-trick {args.from_trick}: the hand has tricks 0-{v.hand_size - 1}")
+        tricks = replay(rec, args.from_trick)
         print(f"deal {rec['deal']} ({rec['variant']}), trump {rec['trump']}: each trick's double-dummy "
               "value for the leader's side before it, and after the cards actually played")
-        for t in range(args.from_trick, v.hand_size):
-            trick = rec["tricks"][t]
-            leader = trick["leader"]
-            before = trick_value(hands_at(rec, t), rec["trump"], leader, v, leader)
-            took = trick["points"] if v.team(trick["winner"]) == v.team(leader) else 0
-            rest = (trick_value(hands_at(rec, t + 1), rec["trump"], rec["tricks"][t + 1]["leader"], v, leader)
-                    if t + 1 < v.hand_size else 0)
-            swing = took + rest - before
-            print(f"  trick {t + 1:2d}: seat {leader} leads {' '.join(trick['cards']):14s} worth {before:4d} "
-                  f"before, {took + rest:4d} after ({swing:+d} for the leader's side)")
+        for t in tricks:
+            print(f"  trick {t.trick + 1:2d}: seat {t.leader} leads {' '.join(t.cards):14s} worth {t.before:4d} "
+                  f"before, {t.after:4d} after ({t.swing:+d} for the leader's side)")
         return
     if len(args.hands) != v.players:
         raise UserError(f"{v.name} has {v.players} seats: give {v.players} hands (or --record FILE)")

@@ -1,7 +1,7 @@
 """The bid advisor of notebook 05: the view of one answer, and a small form to explore with.
 
-Both call the public functions the command line calls (:func:`pinochle_sim.advise.advise`,
-:func:`pinochle_sim.plots.advice_curve`); nothing here decides anything.
+Both call the public functions the command line calls (:func:`pinochle_sim.studies.advise.advise`,
+:func:`pinochle_sim.present.plots.advice_curve`); nothing here decides anything.
 """
 from __future__ import annotations
 

@@ -89,12 +89,16 @@ def caption(stats: DeclarerStats) -> str:
 
 
 def bid_heatmap(stats: DeclarerStats, confidence: float = 0.67, min_hands: int = MIN_HANDS,
-                by: str = "aces_tens", note: str | None = None, ax=None) -> Figure:
+                by: str = "aces_tens", note: str | None = None, ax=None, table=None,
+                rule: str | None = None) -> Figure:
     """The recommended bid (made at least ``confidence`` of the time) by meld and aces + tens
     (``by="trumps"``: by trump length). Cells with too few hands to state a bid say "few".
-    ``note``: a line under the chart (the bid charts say how the default bidding bids)."""
+    ``note``: a line under the chart (the bid charts say how the default bidding bids).
+    ``table``, ``rule``: the bid table by ``by`` and the rule of thumb's words, if already made
+    (a :class:`~pinochle_sim.studies.chart.BidChart` holds them)."""
     col = f"bid_{round(confidence * 100)}"
-    table = bid_table(stats, by, confidences=(confidence,), min_hands=1)
+    if table is None:
+        table = bid_table(stats, by, confidences=(confidence,), min_hands=1)
     bands = list(dict.fromkeys(table.index.get_level_values("meld")))
     columns = sorted(set(table.index.get_level_values(by)))
     grid = table[col].unstack(by).reindex(index=bands, columns=columns).to_numpy(dtype=float, copy=True)
@@ -123,7 +127,7 @@ def bid_heatmap(stats: DeclarerStats, confidence: float = 0.67, min_hands: int =
         who = "your side makes" if stats.variant.players == 4 else "you make"
         ax.set_title(f"What to bid in {stats.variant.name}: the highest bid {who} "
                      f"{confidence:.0%} of the time", pad=22)
-        ax.text(0.5, 1.01, "rule of thumb (made to declare): " + rule_text(stats),
+        ax.text(0.5, 1.01, "rule of thumb (made to declare): " + (rule or rule_text(stats)),
                 transform=ax.transAxes, fontsize=8, color="0.25", va="bottom", ha="center")
         ax.text(1.0, -0.09, f"'few': under {min_hands} hands, no bid stated", transform=ax.transAxes,
                 fontsize=7, color="0.45", ha="right")
@@ -133,13 +137,15 @@ def bid_heatmap(stats: DeclarerStats, confidence: float = 0.67, min_hands: int =
 
 
 def make_curves(stats: DeclarerStats, cells: list[tuple[str, int]] | None = None,
-                min_hands: int = 1000, ax=None) -> Figure:
+                min_hands: int = 1000, ax=None, table=None) -> Figure:
     """The chance of making each bid, with 95% Wilson intervals, for typical hands (meld band, A+T).
 
     Without ``cells``: the most common aces + tens at low, middle and high meld, among cells with
-    at least ``min_hands`` hands (or, in a small simulation, at least ``MIN_HANDS``).
+    at least ``min_hands`` hands (or, in a small simulation, at least ``MIN_HANDS``). ``table``:
+    the bid table by aces + tens, if already made.
     """
-    table = bid_table(stats, "aces_tens", min_hands=min(min_hands, MIN_HANDS))
+    table = bid_table(stats, "aces_tens") if table is None else table
+    table = table[table.hands >= max(min(min_hands, MIN_HANDS), 1)]
     pcols = chance_columns(table)
     bids = np.array([int(c[2:]) for c in pcols])
     if cells is None:
@@ -252,7 +258,7 @@ def forest_plot(c, fig=None) -> Figure:
 def comparison_plot(table, title: str, caption_text: str = "", fig=None) -> Figure:
     """Differences from a baseline, one panel per metric on its own scale.
 
-    ``table``: the tidy table of :func:`pinochle_sim.compare.compare` (rows with ``diff``,
+    ``table``: the tidy table of :func:`pinochle_sim.studies.compare.compare` (rows with ``diff``,
     ``ci_low``, ``ci_high``, ``p_holm``). In each panel the variants are rows sorted by effect,
     with 95% intervals; a dot is filled where the difference holds after Holm's correction.
     ``fig``: a figure to draw the panels in (else a new pyplot figure).

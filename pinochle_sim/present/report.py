@@ -1,4 +1,5 @@
-"""The files of a bid chart: pictures, tables and their provenance, written whole or not at all."""
+"""The files of a bid chart (:class:`~pinochle_sim.studies.chart.BidChart`): pictures, tables and their
+provenance, written whole or not at all."""
 from __future__ import annotations
 
 import json
@@ -10,14 +11,11 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..engine.tricks import DEFAULT_POLICY
-from ..studies.simulate import Setup
-from ..studies.strategies import default_bidding, describe, strategy
 from .. import __version__
-from ..studies.auction_model import AuctionModel, auction_summary, auction_table, coverage
-from ..studies.declarer import DeclarerStats
-from ..studies.tables import (CONFIDENCES, bid_table, partner_adds,
-                     rule_of_thumb, rule_text)
+from ..engine.tricks import DEFAULT_POLICY
+from ..studies.auction_model import auction_table, coverage
+from ..studies.chart import BidChart
+from ..studies.tables import CONFIDENCES
 
 FORMATS = ("png", "csv", "json")
 
@@ -37,32 +35,27 @@ def provenance_line(p: dict) -> str:
             f"pinochle-sim {p['version']}")
 
 
-def write_bid_chart(stats: DeclarerStats, out: str | Path, formats=FORMATS,
-                    confidence: float = 0.67, auction: AuctionModel | None = None,
-                    auction_strategy: str = "auction") -> list[Path]:
-    """Write the bid chart's pictures (png), tables (csv) and metadata (json) into ``out``, and,
-    given the fitted model of the strategy ``auction_strategy``, its files too: ``auction_chart.png``,
-    ``auction_model.csv``, ``auction_model_kinds.csv`` and their provenance in
-    ``auction_model.json``.
+def write_bid_chart(chart: BidChart, out: str | Path, formats=FORMATS) -> list[Path]:
+    """Write a bid chart (:func:`~pinochle_sim.studies.chart.bid_chart`) into ``out``: its pictures
+    (png), tables (csv) and metadata (json), and, with an auction model, its files too:
+    ``auction_chart.png``, ``auction_model.csv``, ``auction_model_kinds.csv`` and their provenance
+    in ``auction_model.json``. Nothing is computed here.
 
     Files appear only once all are written (they are staged in a temporary folder first). Under
     a card play other than the default their names end in it (``bid_chart_pimc.png`` beside
-    ``bid_chart.png``); the auction model is played with the default and cannot be given then.
+    ``bid_chart.png``).
     """
-    from .. import plots
+    from . import plots
     unknown = set(formats) - set(FORMATS)
     if unknown:
         raise ValueError(f"unknown format {sorted(unknown)[0]!r}; valid: {', '.join(FORMATS)}")
+    stats, auction, confidence = chart.stats, chart.auction, chart.confidence
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     t0 = time.perf_counter()
     tag = "" if stats.policy == DEFAULT_POLICY else "_" + re.sub(r"[^A-Za-z0-9]+", "-", stats.policy)
-    if auction is not None and (tag or auction.variant.spec != stats.variant.spec):
-        raise ValueError("the auction model's files go beside a bid chart of its variant under the default play")
     with tempfile.TemporaryDirectory(dir=out, prefix=".staging-") as tmp:
         stage = Path(tmp)
-        default = strategy(default_bidding(stats.variant))
-        note = describe(default, stats.variant)
         if "png" in formats:
             def draw(fig, name: str) -> None:
                 plots.save(fig, stage / name, close=True)
@@ -70,37 +63,37 @@ def write_bid_chart(stats: DeclarerStats, out: str | Path, formats=FORMATS,
                 draw(plots.auction_curves(auction, plots.caption(stats).replace(
                     f"{stats.deals:,} deals x {stats.variant.players} declarers", "auctions of the auction strategy")),
                     "auction_chart.png")
-            draw(plots.bid_heatmap(stats, confidence, note=note), "bid_chart.png")
-            draw(plots.bid_heatmap(stats, confidence, by="trumps", note=note), "bid_chart_trumps.png")
-            draw(plots.make_curves(stats), "p_make.png")
+            for by, name in (("aces_tens", "bid_chart.png"), ("trumps", "bid_chart_trumps.png")):
+                draw(plots.bid_heatmap(stats, confidence, by=by, note=chart.note, table=chart.tables[by],
+                                       rule=chart.rule_text), name)
+            draw(plots.make_curves(stats, table=chart.tables["aces_tens"]), "p_make.png")
             draw(plots.total_distribution(stats), "total_distribution.png")
         if "csv" in formats:
             for by, name in (("aces_tens", "bid_table.csv"), ("aces,tens", "bid_table_aces_tens.csv"),
                              ("trumps", "bid_table_trumps.csv")):
-                bid_table(stats, by).to_csv(stage / name, float_format="%.6g")
-            rule_of_thumb(stats).to_csv(stage / "rule_of_thumb.csv", float_format="%.6g")
+                chart.table(by).to_csv(stage / name, float_format="%.6g")
+            chart.rule.to_csv(stage / "rule_of_thumb.csv", float_format="%.6g")
             if auction is not None:
                 auction_table(auction).to_csv(stage / "auction_model.csv", index=False, float_format="%.6g")
                 pd.DataFrame(auction.kinds).to_csv(stage / "auction_model_kinds.csv", index=False,
                                                    float_format="%.6g")
-            winners = auction_summary(Setup(stats.variant, bidding=default).bid, stats, seed=stats.seed)
-            winners.to_csv(stage / "auction_winners.csv", index=False, float_format="%.6g")
-            partner_adds(stats).to_csv(stage / "partner_adds.csv", float_format="%.6g")
+            chart.winners.to_csv(stage / "auction_winners.csv", index=False, float_format="%.6g")
+            chart.partner.to_csv(stage / "partner_adds.csv", float_format="%.6g")
         if "json" in formats:
             meta = stats.provenance() | {
                 "confidences": list(CONFIDENCES), "chart_confidence": confidence,
-                "rule_of_thumb": rule_of_thumb(stats).to_dict(orient="index"),
+                "rule_of_thumb": chart.rule.to_dict(orient="index"),
                 "rule_of_thumb_measures": "a seat made to declare (every seat of every deal in turn)",
-                "default_bidding": {"strategy": default.spec, "how": note,
+                "default_bidding": {"strategy": chart.default, "how": chart.note,
                                     "auction_winners": "auction_winners.csv: every seat bids so"},
-                "rule_of_thumb_text": rule_text(stats),
-                "partner_adds": partner_adds(stats).to_dict(orient="index"),
+                "rule_of_thumb_text": chart.rule_text,
+                "partner_adds": chart.partner.to_dict(orient="index"),
                 "seconds_to_write": round(time.perf_counter() - t0, 2),
             }
             (stage / "metadata.json").write_text(json.dumps(meta, indent=2, default=float))
             if auction is not None:
                 (stage / "auction_model.json").write_text(json.dumps({
-                    "variant": auction.variant.spec, "strategy": auction_strategy,
+                    "variant": auction.variant.spec, "strategy": chart.auction_strategy,
                     "confidence": auction.confidence, "iterations": auction.history,
                     "near_the_limit": coverage(auction).to_dict(orient="records"),
                     "kinds": "auction_model_kinds.csv: the model's chance against the share made, by kind of "

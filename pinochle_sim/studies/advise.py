@@ -19,9 +19,9 @@ import numpy as np
 
 from .. import __version__
 from ..runs import HERE, Chunk, Run, Where, chunks_of
-from ..engine.cards import SUITS, format_hand, hand_counts
+from ..engine.cards import DECK_SIZE, SUITS, format_hand, hand_counts
 from ..engine.meld import meld_all_trumps
-from ..engine.auction import N_SITUATIONS, SITUATIONS, hand_worth, situation
+from ..engine.auction import N_SITUATIONS, SITUATIONS, AuctionError, AuctionState, hand_worth
 from ..engine.hand import (COLUMNS, SIDE_TOTAL, TRICKS0, TRUMP, after_pass, declare_hand, others_score,
                            worths_around)
 from .simulate import Setup
@@ -32,10 +32,6 @@ from ..engine.variants import Variant, compile_variant, variant
 from ..engine.tricks import DEFAULT_POLICY
 
 
-class AuctionError(ValueError):
-    """An auction that cannot have happened under the variant's rules: the message says why."""
-
-
 def _declared_chunk(setup: Setup, counts: np.ndarray, index: np.ndarray, dealer: int, trumps: np.ndarray,
                     chunk: Chunk) -> np.ndarray:
     """:func:`simulate_hand`'s rows for the deal numbers ``index[chunk.start:][:chunk.count]``."""
@@ -43,12 +39,11 @@ def _declared_chunk(setup: Setup, counts: np.ndarray, index: np.ndarray, dealer:
                         trumps)
 
 
-def _after_pass_chunk(setup: Setup, counts: np.ndarray, index: np.ndarray, state: dict, chunk: Chunk) -> np.ndarray:
+def _after_pass_chunk(setup: Setup, counts: np.ndarray, index: np.ndarray, state: AuctionState,
+                      chunk: Chunk) -> np.ndarray:
     """:func:`_values`' score differences after passing, for ``index[chunk.start:][:chunk.count]``."""
-    passed = np.zeros(setup.variant.players, np.bool_)
-    passed[list(state["passed"])] = True
-    return after_pass(setup.loop, chunk.seed, index[chunk.start:chunk.start + chunk.count], counts, state["dealer"],
-                      passed, state["high"], state["high_seat"])
+    return after_pass(setup.loop, chunk.seed, index[chunk.start:chunk.start + chunk.count], counts, state.dealer,
+                      state.passed, state.high, state.high_seat)
 
 
 def _over_worlds(fn, n: int, seed: int, run: Run | None, tag: str) -> np.ndarray:
@@ -75,7 +70,7 @@ def simulate_hand(hand, v: Variant | str = "thousand", deals: int | np.ndarray =
     ``dealer``: the dealer's seat (0 is the hand's own), or None for every seat in turn.
 
     >>> rows = simulate_hand("AS AS TS TS KS KS QS QS JS JS 9S 9S", "classic", deals=50, trumps=(0,))
-    >>> from pinochle_sim.hand import SIDE_TOTAL
+    >>> from pinochle_sim.engine.hand import SIDE_TOTAL
     >>> int(rows[:, 0, SIDE_TOTAL].min()) >= 1520 + 250   # a double run and every trick
     True
     """
@@ -161,7 +156,7 @@ def advise(hand, v: Variant | str = "thousand", deals: int = 10_000, seed: int =
     model = strategy(model or default_bidding(v))
     if auction is not None:
         state = read_auction(auction, v, dealer)
-        dealer = state["dealer"]
+        dealer = state.dealer
         index, tried = consistent_deals(counts, v, state, model, deals, seed)
         conditioning = {"model": model.spec, "drawn": tried, "kept": int(len(index)),
                         "effective_sample_size": int(len(index)),
@@ -239,7 +234,7 @@ def _advise(counts, v, deals, index, seed, confidence, policy, dealer, auction, 
         "provenance": {"variant": v.spec, "options": v.options(), "play_policy": policy,
                        "bidding": model.spec, "seed": seed, "deals": deals,
                        "dealer": "every seat in turn" if dealer is None else dealer,
-                       "method": f"the hand fixed, the other {48 - v.hand_size} cards dealt at random, "
+                       "method": f"the hand fixed, the other {DECK_SIZE - v.hand_size} cards dealt at random, "
                                  + ("the kitty taken, trump named after the discard" if v.kitty else
                                     "declared in every trump on the same deals"), "version": __version__},
     }
@@ -255,7 +250,7 @@ def _advise(counts, v, deals, index, seed, confidence, policy, dealer, auction, 
     return out
 
 
-def _values(counts, v: Variant, state: dict, model, index: np.ndarray, seed: int, policy: str,
+def _values(counts, v: Variant, state: AuctionState, model, index: np.ndarray, seed: int, policy: str,
             rows: np.ndarray, bids: np.ndarray, run: Run | None = None) -> tuple[dict, int | None]:
     """Per bid: the mean and 95% interval of (your side's score minus theirs) when you take the
     contract at that bid, minus the same when you pass now; and the highest bid whose mean is
@@ -281,16 +276,14 @@ def _values(counts, v: Variant, state: dict, model, index: np.ndarray, seed: int
 # --------------------------------------------------------------------------------------------
 # The auction so far.
 
-def read_auction(text: str, v: Variant, dealer: int | None = None) -> dict:
+def read_auction(text: str, v: Variant, dealer: int | None = None) -> AuctionState:
     """Replay the calls so far (``"p 260 p"``: pass, 260, pass, from the seat after the dealer)
-    and check them against the variant's rules. The hand advised is seat 0, which must be the
-    next to call; without ``dealer`` the dealer is the seat that makes it so.
-
-    Returns ``dealer``, ``high`` (the standing bid, 0 if none), ``high_seat`` (-1 if none),
-    ``passed`` (seats out of the auction), ``calls`` and the seat of each call, ``seats``.
+    and check them against the variant's rules (:class:`~pinochle_sim.engine.auction.AuctionState`).
+    The hand advised is seat 0, which must be the next to call; without ``dealer`` the dealer is
+    the seat that makes it so.
 
     >>> s = read_auction("p 260 p", variant("classic"))
-    >>> s["dealer"], s["high"], s["high_seat"]
+    >>> s.dealer, s.high, s.high_seat
     (0, 260, 2)
     """
     words = text.replace(",", " ").split()
@@ -315,68 +308,36 @@ def read_auction(text: str, v: Variant, dealer: int | None = None) -> dict:
                        f"({reasons[0]})")
 
 
-def _replay(calls: list[int | None], v: Variant, dealer: int) -> dict:
-    players = v.players
-    passed: set[int] = set()
-    high, high_seat = 0, -1
-    seat = (dealer + 1) % players
-    seats = []
-    for j, bid in enumerate(calls):
-        if len(passed) == players or (high_seat >= 0 and len(passed) == players - 1):
-            raise AuctionError("the auction is already over")
-        seats.append(seat)
-        if bid is None:
-            if j == 0 and v.forced_open:
-                raise AuctionError(f"the first seat is in at {v.opening_bid} in {v.name}")
-            passed.add(seat)
-        else:
-            need = v.opening_bid if high_seat < 0 else high + v.raise_min
-            if bid < need:
-                raise AuctionError(f"bid {bid} is below the least legal bid, {need}")
-            if high_seat >= 0 and not v.jump_bids and bid != need:
-                raise AuctionError(f"bid {bid}: each raise is exactly {v.raise_min} in {v.name}")
-            if (bid - v.opening_bid) % v.raise_step:
-                raise AuctionError(f"bid {bid} is not a step of {v.raise_step}")
-            if j == 0 and v.forced_open and bid != v.opening_bid:
-                raise AuctionError(f"the first seat is in at {v.opening_bid} in {v.name}")
-            high, high_seat = bid, seat
-        nxt = (seat + 1) % players
-        while nxt in passed and len(passed) < players:
-            nxt = (nxt + 1) % players
-        seat = nxt
+def _replay(calls: list[int | None], v: Variant, dealer: int) -> AuctionState:
+    state = AuctionState(v, dealer)
+    for bid in calls:
+        state.call(bid)
     # the others' passes and no bid leave the last seat to open (or, stuck, to take it without a call)
-    if len(passed) == players or (high_seat >= 0 and len(passed) == players - 1):
+    if state.over:
         raise AuctionError("the auction is already over")
-    if seat != 0:
+    if state.seat != 0:
         raise AuctionError(f"with that dealer these calls end on another seat's turn, not yours "
-                           f"({(seat - dealer - 1) % players + 1} seats after the dealer)")
-    return {"dealer": dealer, "high": high, "high_seat": high_seat, "passed": sorted(passed),
-            "calls": calls, "seats": seats}
+                           f"({(state.seat - dealer - 1) % v.players + 1} seats after the dealer)")
+    return state
 
 
-def agrees(worth: np.ndarray, state: dict, margin: np.ndarray, v: Variant) -> np.ndarray:
+def agrees(worth: np.ndarray, state: AuctionState, margin: np.ndarray, v: Variant) -> np.ndarray:
     """Which sampled worlds agree with the calls so far under a bidding model: ``worth[world,
     seat, situation]`` is what the model bids. A pass needs the seat's limit below the least
     legal bid; a bid of B needs the limit to reach B (the model raises one step at a time, so it
     would have gone at least that far). Seat 0's own calls and a forced opening need nothing."""
     ok = np.ones(worth.shape[0], bool)
-    passed = np.zeros(v.players, np.bool_)
-    high, high_seat = 0, -1
-    for j, (seat, bid) in enumerate(zip(state["seats"], state["calls"])):
-        need = v.opening_bid if high_seat < 0 else high + v.raise_min
-        if seat != 0 and not (j == 0 and v.forced_open):
-            partner = v.partner(seat)
-            sit = situation(seat, high_seat, passed, -1 if partner is None else partner)
+    replay = AuctionState(v, state.dealer)
+    for seat, bid in state.calls:
+        if seat != 0 and not replay.forced:
+            sit = replay.situation()
             limit = worth[:, seat, sit] - (margin[seat] if sit == 1 else 0)
-            ok &= (limit < need) if bid is None else (limit >= bid)
-        if bid is None:
-            passed[seat] = True
-        else:
-            high, high_seat = bid, seat
+            ok &= (limit < replay.least_bid) if bid is None else (limit >= bid)
+        replay.call(bid)
     return ok
 
 
-def consistent_deals(counts: np.ndarray, v: Variant, state: dict, model, want: int, seed: int,
+def consistent_deals(counts: np.ndarray, v: Variant, state: AuctionState, model, want: int, seed: int,
                      max_draws: int | None = None) -> tuple[np.ndarray, int]:
     """Deal numbers of worlds (the other cards dealt around ``counts`` in seat 0) that agree
     with the calls in ``state`` under the bidding strategy ``model``: up to ``want`` of them,
@@ -398,16 +359,16 @@ def consistent_deals(counts: np.ndarray, v: Variant, state: dict, model, want: i
     return idx[:want].astype(np.int64), tried
 
 
-def _call(state: dict, limit: int | None, v: Variant, value_bid: int | None) -> tuple[str, str]:
+def _call(state: AuctionState, limit: int | None, v: Variant, value_bid: int | None) -> tuple[str, str]:
     """What seat 0 calls now, and why: the least legal bid if both the chance of making it and
     its value against passing allow it (``limit``: the highest bid made often enough;
     ``value_bid``: the highest bid worth more than passing; None for either: none)."""
-    high, high_seat = state["high"], state["high_seat"]
-    if high_seat < 0 and len(state["passed"]) == v.players - 1 and v.all_pass == "dealer_stuck":
+    high, high_seat = state.high, state.high_seat
+    if state.stuck:
         others = 'three' if v.players == 4 else 'two'
         return str(v.stuck_bid), (f"the other {others} passed: as dealer you take the contract at "
                                   f"{v.stuck_bid} ({v.name})")
-    need = v.opening_bid if high_seat < 0 else high + v.raise_min
+    need = state.least_bid
     partner = high_seat >= 0 and high_seat == v.partner(0)
     stands = "" if high_seat < 0 else f"; {'your partner' if partner else 'seat ' + str(high_seat)}'s {high} stands"
     by_chance = "no bid" if limit is None else f"up to {limit}"

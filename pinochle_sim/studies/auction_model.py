@@ -7,19 +7,21 @@ chance above the limit is read from contracts), and what auction winners hold an
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, partial
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from ..engine.hand import (BID, BID_ACES, BID_MELD, BID_SITUATION, BID_TENS, BID_TRUMPS, BIDDER,
+from ..engine.hand import (BID, BID_ACES, BID_MELD, BID_SITUATION, BID_TENS, BID_TRUMPS, BIDDER, COLUMNS,
                            MADE, SIDE_TOTAL, THROWN, Loop, fixed_bidding,
                            others_score, partner_meld, play_rows, side_of)
 from ..engine.auction import MAX_CARDS, MAX_TRUMPS, N_BANDS, N_SITUATIONS, SITUATIONS, compile_bidding
+from ..runs import Chunk, Run, Where, chunks_of
 from .stats import Z95, wilson
 from ..engine.variants import Variant, band_width, variant
 from ..engine.tricks import DEFAULT_POLICY
@@ -487,8 +489,15 @@ def coverage(model: AuctionModel, least: int = 20_000, raises: int = READ_RAISES
     return pd.DataFrame(rows)
 
 
+def winner_rows(v: Variant, bidding, policy: str, chunk: Chunk) -> np.ndarray:
+    """The rows (int64) of one chunk of auctions under ``bidding`` that someone won."""
+    rows = play_rows(Loop.build(v, bidding, policy), chunk.seed, chunk.start, chunk.count)
+    return rows[rows[:, THROWN] == 0].astype(np.int64)
+
+
 def auction_summary(bidding, stats: DeclarerStats, deals: int | None = None, seed: int = 1,
-                    policy: str = DEFAULT_POLICY) -> pd.DataFrame:
+                    policy: str = DEFAULT_POLICY, where: Where | None = None,
+                    progress: bool = False) -> pd.DataFrame:
     """What auction winners bring, by the situation of the winning bid, when every seat bids by
     ``bidding`` (the kernels' :class:`~pinochle_sim.engine.auction.Bidding`, e.g. a strategy's as
     ``simulate.Setup(v, bidding=s).bid``, or an :class:`AuctionModel`'s limits): contracts, the share of all
@@ -496,12 +505,16 @@ def auction_summary(bidding, stats: DeclarerStats, deals: int | None = None, see
     made-to-declare rule of thumb of ``stats`` (meld + a + b aces + c tens + d trumps: the
     auction-situation version of that rule), the partner's meld, and what the defenders bank;
     means with standard errors. ``deals``: as many auctions as ``stats`` has deals, at most
-    200,000."""
+    200,000. ``where``: where the chunks of auctions run (:mod:`pinochle_sim.runs`)."""
     deals = min(stats.deals, 200_000) if deals is None else deals
     v = stats.variant
     bd = fixed_bidding(v, *bidding.limits()) if isinstance(bidding, AuctionModel) else bidding
-    rows = play_rows(Loop.build(v, bd, policy), seed, 0, deals)
-    r = rows[rows[:, THROWN] == 0].astype(np.int64)
+    limits = hashlib.sha1(b"".join(np.ascontiguousarray(x).tobytes() for x in bd)).hexdigest()
+    identity = {"command": "auction_summary", "variant": v.spec, "policy": policy, "seed": seed,
+                "deals": deals, "bidding": limits}
+    with Run(where, identity, "auctions", progress) as run:
+        parts = [x for _, x in run.map(partial(winner_rows, v, bd, policy), chunks_of(seed, 0, deals, 1 << 16))]
+    r = np.concatenate(parts) if parts else np.empty((0, len(COLUMNS)), np.int64)
     rule = _rule_grid(stats)[0]
     side = side_of(v, r[:, BIDDER])
     estimate = r[:, BID_MELD] + rule[np.minimum(r[:, BID_ACES], MAX_CARDS - 1),

@@ -4,7 +4,8 @@ cards visible (issue 14).
 The search itself is ``engine.search`` (MTD(f) over alpha-beta with a transposition table,
 equivalent cards merged, moves ordered); this module reads positions written out and says every
 card's value (:func:`double_dummy`) or a trick start's value for either side (:func:`trick_value`),
-and measures how far a card-play policy lands from double-dummy play (:func:`play_gap`).
+replays a hand record trick by trick against those values (:func:`replay`), and measures how
+far a card-play policy lands from double-dummy play (:func:`play_gap`).
 
 >>> r = double_dummy(["AS 9H", "TS KH", "QS JH", "KS QH"], "H", 0, "classic")
 >>> r.points, r.best, r.values   # cashing the ace gives the last trick away
@@ -89,6 +90,45 @@ def trick_value(hands, trump: str | int, leader: int, v: Variant | str, seat: in
     if len({int(c.sum()) for c in counts}) != 1:
         raise ValueError("at the start of a trick every hand holds as many cards")
     return int(trick_start_value(h1, h2, leader, tb.team[seat], t, tb))
+
+
+@dataclass(frozen=True)
+class TrickSwing:
+    """One trick of a replayed record: its ``leader`` and ``cards``, the double-dummy value for the
+    leader's side ``before`` it, and ``after`` it (the points it took plus the value from the
+    next trick start, for the same side)."""
+
+    trick: int
+    leader: int
+    cards: list[str]
+    before: int
+    after: int
+
+    @property
+    def swing(self) -> int:
+        return self.after - self.before
+
+
+def replay(rec: dict, from_trick: int = 4) -> list[TrickSwing]:
+    """Each trick of a hand record (:func:`~.records.records`) from ``from_trick`` (0: the
+    first) on, against double-dummy play: what the leader's side could get before the trick, and
+    what it has after the cards actually played."""
+    from .records import hands_at
+    v = variant(rec["variant"])
+    if rec["bidder"] is None:
+        raise ValueError(f"deal {rec['deal']} was thrown in: no play to solve")
+    if not 0 <= from_trick < v.hand_size:
+        raise ValueError(f"trick {from_trick}: the hand has tricks 0-{v.hand_size - 1}")
+    out = []
+    for t in range(from_trick, v.hand_size):
+        trick = rec["tricks"][t]
+        leader = trick["leader"]
+        before = trick_value(hands_at(rec, t), rec["trump"], leader, v, leader)
+        took = trick["points"] if v.team(trick["winner"]) == v.team(leader) else 0
+        rest = (trick_value(hands_at(rec, t + 1), rec["trump"], rec["tricks"][t + 1]["leader"], v, leader)
+                if t + 1 < v.hand_size else 0)
+        out.append(TrickSwing(t, leader, list(trick["cards"]), before, took + rest))
+    return out
 
 
 def _position(hands, trump, v):

@@ -48,6 +48,7 @@ import numpy as np
 
 from ..engine.auction import MAX_CARDS, MAX_TRUMPS, N_BANDS, N_SITUATIONS
 from ..engine.variants import Variant, band_width
+from ..specs import split_spec
 
 
 class StrategyError(ValueError):
@@ -232,7 +233,7 @@ class Auction(Strategy):
     hand's made-to-declare estimate (the bid table's bid at ``conf``) plus how far above it
     contracts won in the same auction situation, by hands of the same kind (trick-heavy or with
     meld, long trumps or not), are still made ``conf`` of the time. An
-    :class:`~pinochle_sim.auction_model.AuctionModel` built from auctions in which every seat bids
+    :class:`~pinochle_sim.studies.auction_model.AuctionModel` built from auctions in which every seat bids
     so, some seats exploring past their limits, rebuilt until it stops changing (``deals`` per
     iteration, seeds from ``seed``; cached on disk). Its estimate of a contract is
     :meth:`predict`."""
@@ -400,7 +401,7 @@ def strategy(spec: str | Strategy) -> Strategy:
     """
     if isinstance(spec, Strategy):
         return spec
-    name, _, opts = spec.strip().partition(":")
+    name, items = split_spec(spec)
     if name not in REGISTRY:
         close = difflib.get_close_matches(name, list(REGISTRY), n=1)
         hint = f" (did you mean {close[0]!r}?)" if close else ""
@@ -408,10 +409,8 @@ def strategy(spec: str | Strategy) -> Strategy:
     cls = REGISTRY[name]
     kinds = {f.name: f.type for f in dataclasses.fields(cls) if not f.name.startswith("_")}
     values: dict[str, typing.Any] = {}
-    for item in filter(None, (x.strip() for x in opts.split(","))):
-        key, eq, text = item.partition("=")
-        key = key.strip()
-        if not eq or key not in kinds or key == "name":
+    for key, text, item in items:
+        if text is None or key not in kinds or key == "name":
             valid = ", ".join(k for k in kinds if k != "name")
             raise StrategyError(f"strategy {name}: bad parameter {item!r}; valid: {valid}")
         try:

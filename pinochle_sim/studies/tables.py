@@ -230,9 +230,9 @@ def partner_adds(stats: DeclarerStats) -> pd.DataFrame:
     return pd.DataFrame(rows).T
 
 
-def rule_text(stats: DeclarerStats) -> str:
-    """The rule of thumb in words, with 95% intervals."""
-    r = rule_of_thumb(stats)
+def rule_text(stats: DeclarerStats, rule: pd.DataFrame | None = None) -> str:
+    """The rule of thumb in words, with 95% intervals (``rule``: its fit, if already made)."""
+    r = rule_of_thumb(stats) if rule is None else rule
 
     def term(name: str, label: str) -> str:
         x, half = r.loc[name, "estimate"], r.loc[name, "ci_high"] - r.loc[name, "estimate"]

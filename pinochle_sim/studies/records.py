@@ -1,4 +1,5 @@
-"""Hand records (RULES.md "Hand records"): one JSON object per deal, and a readable form.
+"""Hand records (RULES.md "Hand records"): one JSON object per deal, and a match hand by hand
+(their readable form is :mod:`pinochle_sim.present.show`).
 
 ``hands`` are as dealt (before passing), sorted; ``auction`` lists every call, ``null`` for a
 pass; ``bidder``/``bid``/``trump`` are ``null`` for a thrown-in hand, whose ``tricks`` are empty;
@@ -13,14 +14,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..engine.cards import RANKS, SUITS, card_name, format_hand, format_kinds
+from ..engine.cards import SUITS, card_name, format_hand, format_kinds
 from ..engine.tricks import DEFAULT_POLICY
 from ..engine.hand import (BID, BIDDER, CALLS, DEALER, MELD0, PLAYING_1000, SCORE0, THROWN, TRUMP,
                            record_deals)
-from ..studies.match import MAX_HANDS, end_rules, game_over
-from ..studies.simulate import Setup
-from ..studies.strategies import Strategy, default_bidding, strategy
 from ..engine.variants import Variant, variant
+from .match import MAX_HANDS, play_matches
+from .simulate import Setup
+from .strategies import Strategy, default_bidding, strategy
 
 
 def records(v: Variant | str = "thousand", deals: int = 10, seed: int = 0, start: int = 0,
@@ -95,74 +96,26 @@ def _names(kinds: np.ndarray) -> list[str]:
     return format_kinds(sorted(int(x) for x in kinds)).split()
 
 
-def _thrown_in_because(rec: dict) -> str:
-    """Why a hand was thrown in: nobody bid, or (no call at all) the five-nines rule of 004."""
-    if rec["auction"]:
-        return "nobody bid"
-    seats = [p for p, hand in enumerate(rec["hands"]) if sum(c[0] == "9" for c in hand) >= 5]
-    return (f"seat {seats[0] if seats else '?'} holds five nines and no meld (the five_nines "
-            "option of seed 004), so nobody bid")
-
-
-def show_record(rec: dict, v: Variant | None = None) -> str:
-    """A hand record as text: hands, auction, passes, meld, each trick and its winner, the score."""
-    lines = [f"deal {rec['deal']} (seed {rec['seed']}, {rec['variant']}), dealer seat {rec['dealer']}"]
-    teams = len(rec["hands"]) == 4
-    for p, hand in enumerate(rec["hands"]):
-        lines.append(f"  seat {p}{f' (team {p % 2})' if teams else ''}: {' '.join(hand)}")
-    if "kitty" in rec:
-        lines.append(f"  kitty: {' '.join(rec['kitty'])}")
-    calls = ", ".join(f"{s}:{'pass' if b is None else b}" for s, b in rec["auction"])
-    lines.append(f"auction: {calls or '(none)'}")
-    if rec["bidder"] is None:
-        lines.append(f"thrown in: {_thrown_in_because(rec)}")
-        return "\n".join(lines)
-    lines.append(f"seat {rec['bidder']} wins the bid at {rec['bid']}, trump {rec['trump']}")
-    if rec.get("discard"):
-        v = v or variant(rec["variant"])
-        worth = sum(v.card_points[RANKS.index(c[0])] for c in rec["discard"]) if v.discard_counts else 0
-        lines.append(f"  seat {rec['bidder']} takes the kitty and discards {' '.join(rec['discard'])}"
-                     f" ({worth} points for it)")
-    for giver, taker, cards in rec["passes"]:
-        lines.append(f"  seat {giver} passes {' '.join(cards)} to seat {taker}")
-    if rec.get("playing_1000"):
-        lines.append(f"seat {rec['bidder']} is playing 1000: its side shows no meld, seat "
-                     f"{(rec['bidder'] + 2) % 4} sits out")
-    lines.append("meld: " + ", ".join(f"seat {p} {m}" for p, m in enumerate(rec["meld"])))
-    for i, t in enumerate(rec["tricks"], 1):
-        lines.append(f"  trick {i:2d}: seat {t['leader']} leads {' '.join(t['cards']):14s}"
-                     f" won by seat {t['winner']} ({t['points']})")
-    side, n = ("team", 2) if teams else ("seat", len(rec["hands"]))
-    pts = [sum(t["points"] for t in rec["tricks"] if (t["winner"] % 2 if teams else t["winner"]) == s)
-           for s in range(n)]
-    lines.append("trick points: " + ", ".join(f"{side} {s} {p}" for s, p in enumerate(pts)))
-    lines.append("score: " + ", ".join(f"{side} {s} {x:+d}" for s, x in enumerate(rec["score"])))
-    return "\n".join(lines)
-
-
 # ------------------------------------------------------------------------------------------
 # One match, hand by hand.
 
 def match_hands(v: Variant | str, seed: int, *sides: str | Strategy, m: int = 0,
                 policy: str = DEFAULT_POLICY) -> list[dict]:
     """The hand records of match ``m``, one bidding strategy per side (None or none given: the
-    variant's default), each record with the running ``totals`` after it."""
+    variant's default), each record with the running ``totals`` after it; the last, if the match
+    was decided, with its ``winner``. The compiled match loop (:func:`~.match.play_matches`) says
+    how many hands the match lasted and who won; the records replay those deals."""
     v = variant(v) if isinstance(v, str) else v
     strats = [strategy(s or default_bidding(v)) for s in (sides or [None] * v.teams)]
     if len(strats) != v.teams:
         raise ValueError(f"{v.name} has {v.teams} sides: give {v.teams} strategies")
-    target, higher, set_out = end_rules(v)
+    summary = play_matches(v, *strats, matches=1, seed=seed, start=m, policy=policy).iloc[0]
+    out = records(v, int(summary.hands), seed, start=m * MAX_HANDS, policy=policy,
+                  bidding=[strats[v.team(p)] for p in range(v.players)])
     totals = np.zeros(v.teams, np.int64)
-    out = []
-    for h in range(MAX_HANDS):
-        rec = records(v, 1, seed, start=m * MAX_HANDS + h, policy=policy,
-                      bidding=[strats[v.team(p)] for p in range(v.players)])[0]
+    for rec in out:
         totals = totals + rec["score"]
         rec["totals"] = totals.tolist()
-        out.append(rec)
-        if rec["bidder"] is not None:
-            w = game_over(totals, v.team(rec["bidder"]), target, higher, set_out)
-            if w >= 0:
-                rec["winner"] = int(w)
-                break
+    if summary.winner >= 0:
+        out[-1]["winner"] = int(summary.winner)
     return out

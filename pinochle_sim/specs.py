@@ -1,0 +1,19 @@
+"""The one spelling of a variant, a bidding strategy and a play policy: ``NAME`` or
+``NAME:key=value,key=value`` (``classic:must_trump=false``, ``table:conf=0.8``, ``pimc:worlds=40``).
+
+>>> split_spec(" table: conf=0.8 ,seed")
+('table', [('conf', '0.8', 'conf=0.8'), ('seed', None, 'seed')])
+"""
+from __future__ import annotations
+
+
+def split_spec(spec: str) -> tuple[str, list[tuple[str, str | None, str]]]:
+    """``(name, [(key, value, item), ...])``: the name, and each option as written (``item``) with
+    its key and value (None where the item has no ``=``); blanks around the parts are dropped.
+    What a key may be and what its value means is for the caller."""
+    name, _, opts = spec.strip().partition(":")
+    items = []
+    for item in filter(None, (x.strip() for x in opts.split(","))):
+        key, eq, value = item.partition("=")
+        items.append((key.strip(), value if eq else None, item))
+    return name.strip(), items

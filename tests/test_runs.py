@@ -121,3 +121,17 @@ def test_an_unreachable_scheduler_is_one_line(tmp_path, capsys):
                      "--out", str(tmp_path / "x.parquet")]) == 2
     assert "cannot reach the Dask scheduler at tcp://127.0.0.1:1" in capsys.readouterr().err
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_bid_charts_auctions_and_the_auction_models_fit_on_a_cluster_equal_the_run_here(cluster):
+    # issue 29: both ran outside runs.Run before (report.py's auctions, the fit's rounds)
+    from pinochle_sim.studies.auction_model import auction_model
+    from pinochle_sim.studies.chart import bid_chart
+    from pinochle_sim.studies.declarer import declarer_stats
+    there = Where(scheduler=cluster)
+    stats = declarer_stats("classic", deals=3000, seed=2)
+    pd.testing.assert_frame_equal(bid_chart(stats).winners, bid_chart(stats, where=there).winners)
+    a = auction_model("modern", deals=6000, seed=3, max_iterations=2)
+    b = auction_model("modern", deals=6000, seed=3, max_iterations=2, where=there)
+    assert np.array_equal(a.made, b.made) and np.array_equal(a.contracts, b.contracts)
+    assert json.dumps(a.history) == json.dumps(b.history) and json.dumps(a.kinds) == json.dumps(b.kinds)

@@ -380,8 +380,8 @@ def cmd_bid_chart(args: argparse.Namespace) -> None:
     conf = _confidence(args.confidence)
     stats = _stats(args)
     s = strategy("auction")
-    chart = bid_chart(stats, conf, s.model(args.variant) if args.auction_model else None, s.spec,
-                      _where(args), not args.quiet)
+    model = s.model(args.variant, _where(args), not args.quiet) if args.auction_model else None
+    chart = bid_chart(stats, conf, model, s.spec, _where(args), not args.quiet)
     for path in write_bid_chart(chart, out, formats):
         print(f"wrote {path}")
 

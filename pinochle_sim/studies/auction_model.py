@@ -21,7 +21,7 @@ from ..engine.hand import (BID, BID_ACES, BID_MELD, BID_SITUATION, BID_TENS, BID
                            MADE, SIDE_TOTAL, THROWN, Loop, fixed_bidding,
                            others_score, partner_meld, play_rows, side_of)
 from ..engine.auction import MAX_CARDS, MAX_TRUMPS, N_BANDS, N_SITUATIONS, SITUATIONS, compile_bidding
-from ..runs import Chunk, Run, Where, chunks_of
+from ..runs import HERE, Chunk, Run, Where, chunks_of
 from .stats import Z95, wilson
 from ..engine.variants import Variant, band_width, variant
 from ..engine.tricks import DEFAULT_POLICY
@@ -263,59 +263,84 @@ def _contracts(rows: np.ndarray) -> dict[str, np.ndarray]:
             "made": r[:, MADE] == 1}
 
 
+#: The most deals of one chunk of a round of the model's auctions.
+OBSERVE_CHUNK = 1 << 16
+
+
+def _explore_plan(deals: int, seed: int, explore: float, players: int) -> dict[int, tuple[int, int]]:
+    """The blocks of :data:`EXPLORE_BLOCK` deals in which one seat explores: ``{first deal: (seat,
+    shift in raises)}``, drawn from ``seed``."""
+    rng = np.random.default_rng([seed, 31])
+    plan = {}
+    for b, start in enumerate(range(0, deals, EXPLORE_BLOCK)):
+        if rng.random() < explore:
+            plan[start] = (b % players, int(rng.integers(-EXPLORE_BELOW, EXPLORE_RAISES + 1)))
+    return plan
+
+
+def _observe_chunks(deals: int, seed: int, plan: dict[int, tuple[int, int]]) -> list[Chunk]:
+    """The chunks of a round: each exploring block alone, the deals between them in chunks of at
+    most :data:`OBSERVE_CHUNK`."""
+    chunks, plain = [], 0
+    for start in [*sorted(plan), deals]:
+        chunks += chunks_of(seed, plain, start - plain, OBSERVE_CHUNK)
+        if start < deals:
+            chunks.append(Chunk(seed, start, min(EXPLORE_BLOCK, deals - start)))
+            plain = min(start + EXPLORE_BLOCK, deals)
+    return chunks
+
+
+def _observe_chunk(v: Variant, weight: float, table: np.ndarray, policy: str,
+                   plan: dict[int, tuple[int, int]], chunk: Chunk) -> dict[str, np.ndarray]:
+    """The contracts of one chunk of a round (an exploring block: only the exploring seat's)."""
+    seat, shift = plan.get(chunk.start, (-1, 0))
+    players = v.players
+    tables = np.broadcast_to(table, (players, *table.shape))
+    if seat >= 0:
+        tables = tables.copy()
+        tables[seat] += shift * v.raise_min
+    bidding = compile_bidding(np.full(players, weight), tables, np.zeros(players), band_width(v))
+    rows = play_rows(Loop.build(v, bidding, policy), chunk.seed, chunk.start, chunk.count)
+    c = _contracts(rows[rows[:, BIDDER] == seat] if seat >= 0 else rows)
+    c["explored"] = np.full(len(c["bid"]), seat >= 0)
+    return c
+
+
 def _observe(model: AuctionModel, table: np.ndarray, policy: str, seed: int, deals: int,
-             explore: float) -> tuple[np.ndarray, ...]:
+             explore: float, run: Run | None = None, tag: str = "") -> tuple[np.ndarray, ...]:
     """Play ``deals`` auctions (seed ``seed``) in which every seat bids to ``weight * meld +
     table[situation, ...]``, except that in a share ``explore`` of the blocks of
     :data:`EXPLORE_BLOCK` deals one seat (each in turn) bids to its limits moved by a random number
     of raises (-:data:`EXPLORE_BELOW`..+:data:`EXPLORE_RAISES`; the blocks and shifts drawn
     from ``seed``). Counted: every contract of the other blocks and the exploring seat's
     contracts in its blocks (the others' contracts there met a seat that bids otherwise). Returns
-    ``(made, contracts, explored)`` by situation, kind and gap, and the contracts' columns."""
+    ``(made, contracts, explored)`` by situation, kind and gap, and the contracts' columns.
+    ``run``: where the chunks go (:mod:`pinochle_sim.runs`; ``tag`` names this round among the
+    run's)."""
     v = model.variant
-    players = v.players
-    rng = np.random.default_rng([seed, 31])
-    base = np.broadcast_to(table, (players, *table.shape))
+    plan = _explore_plan(deals, seed, explore, v.players)
+    fn = partial(_observe_chunk, v, model.weight, table, policy, plan)
+    chunks = _observe_chunks(deals, seed, plan)
+    if run is None:
+        with Run(HERE, {}, "auctions") as here:
+            parts = [c for _, c in here.map(fn, chunks)]
+    else:
+        parts = [c for _, c in run.map(fn, chunks, tag=tag)]
+    columns = {k: np.concatenate([c[k] for c in parts]) for k in parts[0]}
     shape = (N_SITUATIONS, len(KINDS), 2 * GAP_RAISES + 1)
     made, n, explored = np.zeros(shape), np.zeros(shape), np.zeros(shape)
-    parts = []
-
-    def play(start: int, count: int, seat: int, shift: int) -> None:
-        tables = base
-        if seat >= 0:
-            tables = base.copy()
-            tables[seat] += shift * v.raise_min
-        bidding = compile_bidding(np.full(players, model.weight), tables, np.zeros(players), band_width(v))
-        rows = play_rows(Loop.build(v, bidding, policy), seed, start, count)
-        if seat >= 0:
-            rows = rows[rows[:, BIDDER] == seat]
-        c = _contracts(rows)
-        at = (c["situation"], model.kind(c["meld"], c["aces"], c["tens"], c["trumps"]),
-              model.gap(c["bid"], c["meld"], c["aces"], c["tens"], c["trumps"]))
-        np.add.at(made, at, c["made"])
-        np.add.at(n, at, 1)
-        if seat >= 0:
-            np.add.at(explored, at, 1)
-        parts.append(c)
-
-    plain = 0  # the first deal of the run of plain blocks not yet played
-    for b, start in enumerate(range(0, deals, EXPLORE_BLOCK)):
-        if rng.random() < explore:
-            shift = int(rng.integers(-EXPLORE_BELOW, EXPLORE_RAISES + 1))
-            if start > plain:
-                play(plain, start - plain, -1, 0)
-            play(start, min(EXPLORE_BLOCK, deals - start), b % players, shift)
-            plain = min(start + EXPLORE_BLOCK, deals)
-    if deals > plain:
-        play(plain, deals - plain, -1, 0)
-    columns = {k: np.concatenate([c[k] for c in parts]) for k in parts[0]}
+    at = (columns["situation"], model.kind(columns["meld"], columns["aces"], columns["tens"], columns["trumps"]),
+          model.gap(columns["bid"], columns["meld"], columns["aces"], columns["tens"], columns["trumps"]))
+    np.add.at(made, at, columns["made"])
+    np.add.at(n, at, 1)
+    np.add.at(explored, at, columns.pop("explored"))
     return made, n, explored, columns
 
 
 def auction_model(v: Variant | str, confidence: float = 0.67, deals: int = 200_000, seed: int = 7919,
                   anchor: str = "table", max_iterations: int = 12, tolerance: float = 1.0,
                   policy: str = DEFAULT_POLICY, explore: float = EXPLORE_SHARE,
-                  progress: bool = False) -> AuctionModel:
+                  progress: bool = False, where: Where | None = None) -> AuctionModel:
     """Build the auction-aware model by iteration: every seat bids from the model (some seats
     exploring, see :func:`_observe`), the auctions are played out, and the contracts' outcomes
     (by situation, kind and gap) are averaged into the model, until the reach of every curve
@@ -324,45 +349,51 @@ def auction_model(v: Variant | str, confidence: float = 0.67, deals: int = 200_0
     to what the hand is worth). The model is then read afresh from :data:`READ_FACTOR` times as
     many auctions at the settled limits (seed ``seed + 1000``), and checked by kind of hand
     (:func:`kinds_check`) in auctions at its own limits that it was not read from (seed
-    ``seed + 2000``, nobody exploring)."""
+    ``seed + 2000``, nobody exploring). ``where``: where the chunks of auctions run, and whether
+    an interrupted fit can be resumed (:mod:`pinochle_sim.runs`)."""
     v = variant(v) if isinstance(v, str) else v
-    base = cached_stats(v, deals, seed, policy)
-    shape = (N_SITUATIONS, len(KINDS), 2 * GAP_RAISES + 1)
-    weight, anchor_grid = _anchor(base, anchor, confidence)
-    model = AuctionModel(v, confidence, weight, anchor_grid, np.zeros(shape), np.zeros(shape))
-    table = np.ascontiguousarray(np.broadcast_to(anchor_grid, (N_SITUATIONS, *anchor_grid.shape)))
-    reach = np.zeros((N_SITUATIONS, len(KINDS)))
-    history = []
+    base = cached_stats(v, deals, seed, policy, where=where)
+    identity = {"command": "auction_model", "variant": v.spec, "confidence": confidence, "deals": deals,
+                "seed": seed, "anchor": anchor, "max_iterations": max_iterations, "tolerance": tolerance,
+                "policy": policy, "explore": explore}
+    with Run(where, identity, "auctions", progress) as run:  # each round of auctions a map of it
+        shape = (N_SITUATIONS, len(KINDS), 2 * GAP_RAISES + 1)
+        weight, anchor_grid = _anchor(base, anchor, confidence)
+        model = AuctionModel(v, confidence, weight, anchor_grid, np.zeros(shape), np.zeros(shape))
+        table = np.ascontiguousarray(np.broadcast_to(anchor_grid, (N_SITUATIONS, *anchor_grid.shape)))
+        reach = np.zeros((N_SITUATIONS, len(KINDS)))
+        history = []
 
-    def log(entry: dict) -> None:
-        history.append(entry)
-        if progress:
-            print(f"{entry['iteration']}: {entry['contracts']:,} contracts; reach by situation "
-                  f"{np.round(entry['reach'], 1).tolist()}; moved {entry['moved_raises']:.1f} raises")
+        def log(entry: dict) -> None:
+            history.append(entry)
+            if progress:
+                print(f"{entry['iteration']}: {entry['contracts']:,} contracts; reach by situation "
+                      f"{np.round(entry['reach'], 1).tolist()}; moved {entry['moved_raises']:.1f} raises")
 
-    for k in range(1, max_iterations + 1):
-        made, n, explored, _ = _observe(model, table, policy, seed + k, deals, explore)
-        # the new auctions count as much as all before them: a best response to one model alone
-        # overshoots and oscillates; the average settles where its own auctions confirm it
-        decay = 0.5 if k > 1 else 0.0
-        model = AuctionModel(v, confidence, weight, anchor_grid, decay * model.made + made,
-                             decay * model.contracts + n)
-        new = model.reach()
-        log({"iteration": k, "contracts": int(n.sum()), "explored": int(explored.sum()),
-             "reach": new.tolist(), "moved_raises": _moved(new, reach, v)})
-        reach = new
-        weight, table = model.limits()
-        if history[-1]["moved_raises"] < tolerance:
-            break
-    made, n, explored, _ = _observe(model, table, policy, seed + 1000, READ_FACTOR * deals, explore)
-    read = AuctionModel(v, confidence, weight, anchor_grid, made, n, explored)
-    log({"iteration": "read", "contracts": int(n.sum()), "explored": int(explored.sum()),
-         "reach": read.reach().tolist(), "moved_raises": _moved(read.reach(), reach, v)})
-    read.history = history
-    # checked on auctions it was not read from, nobody exploring
-    weight, table = read.limits()
-    read.kinds = kinds_check(read, _observe(read, table, policy, seed + 2000, deals, 0.0)[3]).to_dict("records")
-    return read
+        for k in range(1, max_iterations + 1):
+            made, n, explored, _ = _observe(model, table, policy, seed + k, deals, explore, run, f"iteration {k}")
+            # the new auctions count as much as all before them: a best response to one model alone
+            # overshoots and oscillates; the average settles where its own auctions confirm it
+            decay = 0.5 if k > 1 else 0.0
+            model = AuctionModel(v, confidence, weight, anchor_grid, decay * model.made + made,
+                                 decay * model.contracts + n)
+            new = model.reach()
+            log({"iteration": k, "contracts": int(n.sum()), "explored": int(explored.sum()),
+                 "reach": new.tolist(), "moved_raises": _moved(new, reach, v)})
+            reach = new
+            weight, table = model.limits()
+            if history[-1]["moved_raises"] < tolerance:
+                break
+        made, n, explored, _ = _observe(model, table, policy, seed + 1000, READ_FACTOR * deals, explore, run, "read")
+        read = AuctionModel(v, confidence, weight, anchor_grid, made, n, explored)
+        log({"iteration": "read", "contracts": int(n.sum()), "explored": int(explored.sum()),
+             "reach": read.reach().tolist(), "moved_raises": _moved(read.reach(), reach, v)})
+        read.history = history
+        # checked on auctions it was not read from, nobody exploring
+        weight, table = read.limits()
+        read.kinds = kinds_check(read, _observe(read, table, policy, seed + 2000, deals, 0.0, run, "check")[3]
+                                 ).to_dict("records")
+        return read
 
 
 def _moved(new: np.ndarray, old: np.ndarray, v: Variant) -> float:
@@ -412,13 +443,14 @@ def kinds_check(model: AuctionModel, c: dict[str, np.ndarray], least: int = 2000
 
 
 def cached_auction_model(v: Variant | str, confidence: float = 0.67, deals: int = 200_000,
-                         seed: int = 7919, anchor: str = "table", policy: str = DEFAULT_POLICY) -> AuctionModel:
+                         seed: int = 7919, anchor: str = "table", policy: str = DEFAULT_POLICY,
+                         where: Where | None = None, progress: bool = False) -> AuctionModel:
     """:func:`auction_model`, kept on disk for next time (see :func:`cache_path`)."""
     v = variant(v) if isinstance(v, str) else v
     path = cache_path("auction", v.spec, confidence, deals, seed, anchor, policy)
     if path.exists():
         return AuctionModel.load(path, v, confidence)
-    m = auction_model(v, confidence, deals, seed, anchor, policy=policy)
+    m = auction_model(v, confidence, deals, seed, anchor, policy=policy, where=where, progress=progress)
     store(path, m.save)
     return m
 

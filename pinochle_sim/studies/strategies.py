@@ -246,11 +246,13 @@ class Auction(Strategy):
     rule: int = 0  # 1: anchor on the rule of thumb (exact meld) instead of the bid table's median
     _models: dict = field(default_factory=dict, compare=False, repr=False)
 
-    def model(self, v: Variant):
+    def model(self, v: Variant, where=None, progress: bool = False):
+        """The fitted model for ``v`` (``where``, ``progress``: of the fit, when it is not on disk)."""
         if v.spec not in self._models:
             from .auction_model import cached_auction_model
             self._models[v.spec] = cached_auction_model(v, self.conf, int(self.deals), int(self.seed),
-                                                        "rule" if self.rule else "table")
+                                                        "rule" if self.rule else "table", where=where,
+                                                        progress=progress)
         return self._models[v.spec]
 
     def lookup(self, v: Variant) -> tuple[float, np.ndarray]:

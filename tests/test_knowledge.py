@@ -16,7 +16,7 @@ from pinochle_sim.engine.pimc import new_scratch, pimc_card
 from pinochle_sim.engine.play import SUIT, beats, legal_mask, to_masks
 from pinochle_sim.engine.search import Position
 from pinochle_sim.engine.tricks import Hands, policy_row
-from pinochle_sim.engine.variants import compile_variant, variant
+from pinochle_sim.engine.variants import PRESETS, compile_variant, variant
 from pinochle_sim.studies.records import records
 
 SUITS = "SHDC"
@@ -166,34 +166,53 @@ def test_draws_follow_the_exact_count(name):
         assert abs(got.get(key, 0) / n - p) < 4.5 * math.sqrt(p * (1 - p) / n) + 1e-9
 
 
-def test_sampling_player_reads_no_hidden_card():
-    """The same seat, cards and knowledge with the other hands swapped around: the same card."""
-    v = variant("thousand")
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_sampling_player_reads_no_hidden_card(name):
+    """The same seat, cards and knowledge with every card it cannot see dealt otherwise among the
+    other seats and, in three-hand, the discard: the same values of every card, the same card and
+    the same random state. The
+    position's points still to take are summed from the hands as dealt, as the trick loop sums
+    them (issue 33: in three-hand that sum told the seats the discard's points), and a false sum
+    changes nothing either: the sampling player counts them in each world it draws."""
+    v = PRESETS[name]
     tb = compile_variant(v)
+    seats = v.players
     rec = next(r for r in records(v, 30, seed=8, policy="contract") if r["bidder"] is not None)
-    for seen, hands, seat, j, lead, win, trump, p1, p2 in list(_replay(rec, v))[8:30:5]:
-        h1 = np.zeros(4, np.int64)
-        h2 = np.zeros(4, np.int64)
-        for p in range(4):
-            h1[p], h2[p] = to_masks(hands[p])
+    discard = hand_counts(" ".join(rec.get("discard", [])))
+    positions = list(_replay(rec, v))
+    rng = np.random.default_rng(5)
+    for seen, hands, seat, j, lead, win, trump, p1, p2 in positions[8:-4 * seats:9] + positions[-4 * seats:]:
         cards = int(hands.sum())
-        left = int(sum(hands[p, k] * tb.card_points[k % 6] for p in range(4) for k in range(24)))
-        pos = Position(seat, j, max(lead, 0), win, -1 if j == 0 else (seat - 1) % 4, 0, 0, cards, left)
-        legal = legal_mask(h1[seat], j, max(lead, 0), win, trump, v.must_head, v.must_trump, v.must_overtrump)
+        legal = legal_mask(to_masks(hands[seat])[0], j, max(lead, 0), win, trump, v.must_head, v.must_trump,
+                           v.must_overtrump)
         prefer = int(legal & -legal).bit_length() - 1
         row = policy_row("pimc:worlds=8")[1]
+        hidden = [k for q in range(seats) if q != seat for k in range(24) for _ in range(hands[q, k])]
+        if seat != rec["bidder"]:  # the discard is hidden from all but the bid winner
+            hidden += [k for k in range(24) for _ in range(discard[k])]
         picks = []
-        for shift in range(3):
-            other = h1.copy(), h2.copy()
-            for p in range(4):
-                if p != seat:  # another seat's cards in this seat's place
-                    q = (p + shift) % 4 if (p + shift) % 4 != seat else (p + shift + 1) % 4
-                    other[0][p], other[1][p] = h1[q], h2[q]
-            hs = Hands(other[0], other[1], seen, np.zeros(4, np.int64), np.zeros(24, np.int64))
-            state, card = pimc_card(hs, pos, p1, p2, legal, prefer, trump, 0, 4, tb, row[1], row[2], np.uint64(7),
-                                    new_scratch(4, 48))
-            picks.append((int(state), int(card)))
-        assert picks[0] == picks[1] == picks[2]
+        for shuffle in range(4):  # the last: the real layout, with a false count of the points to take
+            dealt = hands.copy()
+            order = np.array(hidden, np.int64)
+            order = rng.permutation(order) if shuffle else order
+            at = 0
+            for q in range(seats):
+                if q != seat:
+                    dealt[q] = np.bincount(order[at:at + hands[q].sum()], minlength=24)
+                    at += hands[q].sum()
+            left = int(sum(dealt[q, k] * tb.card_points[k % 6] for q in range(seats) for k in range(24)))
+            if shuffle == 3:
+                dealt, left = hands.copy(), 0
+            pos = Position(seat, j, max(lead, 0), win, -1 if j == 0 else (seat - 1) % seats, 0, 0, cards, left)
+            h1, h2 = np.zeros(seats, np.int64), np.zeros(seats, np.int64)
+            for q in range(seats):
+                h1[q], h2[q] = to_masks(dealt[q])
+            hs = Hands(h1, h2, seen, np.zeros(seats, np.int64), np.zeros(24, np.int64))
+            sc = new_scratch(seats, seats * v.hand_size)
+            state, card = pimc_card(hs, pos, p1, p2, legal, prefer, trump, tb.team[rec["bidder"]], 4, tb, row[1],
+                                    row[2], np.uint64(7), sc)
+            picks.append((int(state), int(card), tuple(sc.sums)))  # every card's value, not only the pick
+        assert picks[0] == picks[1] == picks[2] == picks[3], (name, seat, j, cards)
         assert legal >> picks[0][1] & 1
 
 

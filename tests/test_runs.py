@@ -83,7 +83,7 @@ def test_simulate_bid_table_and_compare_on_a_cluster_equal_the_run_here(cluster,
     assert (tmp_path / "c0.csv").read_text() == (tmp_path / "c2.csv").read_text()
 
 
-def test_tournament_calibration_and_advice_on_a_cluster_equal_the_run_here(cluster, tmp_path, capsys):
+def test_matches_advice_charts_and_fits_on_a_cluster_equal_the_run_here(cluster, tmp_path, capsys):
     runs = {
         "tournament": ["tournament", "-v", "modern", "--strategies", "auction", "formula", "--matches", "300",
                        "--seed", "1", "-q"],
@@ -99,6 +99,18 @@ def test_tournament_calibration_and_advice_on_a_cluster_equal_the_run_here(clust
             printed = capsys.readouterr().out
             outs.append(printed if name == "advise" else (tmp_path / f"{name}{len(extra)}.csv").read_text())
         assert outs[0] == outs[1], name
+
+    # issue 29: a bid chart's auctions and the auction model's fit ran outside runs.Run before
+    from pinochle_sim.studies.auction_model import auction_model
+    from pinochle_sim.studies.chart import bid_chart
+    from pinochle_sim.studies.declarer import declarer_stats
+    there = Where(scheduler=cluster)
+    stats = declarer_stats("classic", deals=3000, seed=2)
+    pd.testing.assert_frame_equal(bid_chart(stats).winners, bid_chart(stats, where=there).winners)
+    a = auction_model("modern", deals=6000, seed=3, max_iterations=2)
+    b = auction_model("modern", deals=6000, seed=3, max_iterations=2, where=there)
+    assert np.array_equal(a.made, b.made) and np.array_equal(a.contracts, b.contracts)
+    assert json.dumps(a.history) == json.dumps(b.history) and json.dumps(a.kinds) == json.dumps(b.kinds)
 
 
 def test_cluster_options_are_checked():
@@ -122,16 +134,3 @@ def test_an_unreachable_scheduler_is_one_line(tmp_path, capsys):
     assert "cannot reach the Dask scheduler at tcp://127.0.0.1:1" in capsys.readouterr().err
     assert list(tmp_path.iterdir()) == []
 
-
-def test_a_bid_charts_auctions_and_the_auction_models_fit_on_a_cluster_equal_the_run_here(cluster):
-    # issue 29: both ran outside runs.Run before (report.py's auctions, the fit's rounds)
-    from pinochle_sim.studies.auction_model import auction_model
-    from pinochle_sim.studies.chart import bid_chart
-    from pinochle_sim.studies.declarer import declarer_stats
-    there = Where(scheduler=cluster)
-    stats = declarer_stats("classic", deals=3000, seed=2)
-    pd.testing.assert_frame_equal(bid_chart(stats).winners, bid_chart(stats, where=there).winners)
-    a = auction_model("modern", deals=6000, seed=3, max_iterations=2)
-    b = auction_model("modern", deals=6000, seed=3, max_iterations=2, where=there)
-    assert np.array_equal(a.made, b.made) and np.array_equal(a.contracts, b.contracts)
-    assert json.dumps(a.history) == json.dumps(b.history) and json.dumps(a.kinds) == json.dumps(b.kinds)

@@ -20,6 +20,19 @@ def test_three_hand_rotates_the_seats():
     assert r["seatings"] == 3 and r["dd_from"] is None and r["ci_low"] > 0
 
 
+def test_the_score_metric_compares_what_each_side_banks():
+    # issue 33: the score a side banks (meld, trick points, made or set), computed from the same hands
+    import numpy as np
+    from pinochle_sim.studies.simulate import Setup, play
+    r = strength("classic", "heuristic", "random", deals=300, seed=5, dd_from=None, metric="score")
+    assert r["metric"] == "score" and "score" in r["scale"] and r["ci_low"] > 0
+    frames = [play(Setup("classic", p), 300, 5) for p in (["heuristic", "random"] * 2, ["random", "heuristic"] * 2)]
+    keep = ~frames[0].thrown_in.to_numpy()
+    d = [(f[f"score_{r}"] - f[f"score_{1 - r}"]).to_numpy(float)[keep] for r, f in enumerate(frames)]
+    assert np.isclose(r["diff"], np.mean(np.mean(d, axis=0)))
+    assert main(["strength", "--metric", "made", "--deals", "10"]) == 2
+
+
 def test_strength_command(capsys):
     assert main(["strength", "-v", "thousand", "--deals", "100", "--seed", "2", "--no-dd", "-q", "--json"]) == 0
     r = json.loads(capsys.readouterr().out)

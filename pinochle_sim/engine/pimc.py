@@ -10,7 +10,9 @@ cards passed, the voids and failures to beat), and values each legal card in eve
 
 It plays the card with the most points for its side on average over the worlds (ties: the card
 the contract-aware heuristic would play, else the lowest kind). Every card is valued on the same
-worlds. Costs are in docs/card-play.md.
+worlds. It reads nothing of the real hands but its own: the points still to take, which bound the
+search, are counted in each world (in three-hand the real figure would tell the other seats the
+discard's points). Costs are in docs/card-play.md.
 """
 from __future__ import annotations
 
@@ -69,8 +71,11 @@ def rollout(h1, h2, pos, p1, p2, trump, bidder_team, draw_trump_min, max_team, t
             legal = legal_mask(h1[seat], j, lead, win, trump, rules[R.must_head], rules[R.must_trump],
                                rules[R.must_overtrump])
             last = j == seats - 1
-            card = choose_follow(legal, unseen, trump, last, win,
-                                 partner_safe(unseen, last, win, win_seat == partner[seat]), points)
+            if not legal & (legal - 1):  # one legal card
+                card = lsb(legal)
+            else:
+                card = choose_follow(legal, unseen, trump, last, win,
+                                     partner_safe(unseen, last, win, win_seat == partner[seat]), points)
         take(h1, h2, seat, card)
         bit = 1 << card
         if p1 & bit:
@@ -115,11 +120,12 @@ def pimc_card(hs, pos, p1, p2, legal, prefer, trump, bidder_team, draw_trump_min
         sp = fresh_space(sc.space, pos.cards)  # one table for every world: its keys hold every hand
         for _ in range(worlds):
             state = draw(seen, seat, own1, own2, sc.sampler, state, wh1, wh2)
-            solve_moves(wh1, wh2, pos, True, trump, tb, values, sp)
+            solve_moves(wh1, wh2, _in_world(pos, wh1, wh2, points), True, trump, tb, values, sp)
             _add(legal, values, sums)
         return state, _best(legal, sums, prefer)
     for _ in range(worlds):
         state = draw(seen, seat, own1, own2, sc.sampler, state, wh1, wh2)
+        left = _in_world(pos, wh1, wh2, points).left
         x = legal
         while x:
             card = lsb(x)
@@ -133,15 +139,29 @@ def pimc_card(hs, pos, p1, p2, legal, prefer, trump, bidder_team, draw_trump_min
             if pos.j == seats - 1:
                 taken = pos.pot + pts + (tb.rules[R.last_trick] if pos.cards == 1 else 0)
                 gain = taken if team[win_seat] == max_team else 0
-                child = Position(win_seat, 0, 0, -1, -1, 0, 0, pos.cards - 1, pos.left - pts)
+                child = Position(win_seat, 0, 0, -1, -1, 0, 0, pos.cards - 1, left - pts)
             else:
                 gain = 0
                 child = Position(seat + 1 if seat + 1 < seats else 0, pos.j + 1, lead, win, win_seat,
-                                 pos.table | bit, pos.pot + pts, pos.cards - 1, pos.left - pts)
+                                 pos.table | bit, pos.pot + pts, pos.cards - 1, left - pts)
             values[card] = gain + rollout(r1, r2, child, p1 | bit, p2 | (p1 & bit), trump, bidder_team,
                                           draw_trump_min, max_team, tb)
         _add(legal, values, sums)
     return state, _best(legal, sums, prefer)
+
+
+@njit
+def _in_world(pos, h1, h2, points):
+    """``pos`` with the points still in the hands (``left``) counted in a drawn world: in
+    three-hand the real sum leaves out the real discard, which the seat to play may not have
+    seen, and a world with another discard holds other points."""
+    left = 0
+    for q in range(h1.shape[0]):
+        for x in (h1[q], h2[q]):
+            while x:
+                left += points[RANK[lsb(x)]]
+                x &= x - 1
+    return Position(pos.seat, pos.j, pos.lead, pos.win, pos.win_seat, pos.table, pos.pot, pos.cards, left)
 
 
 @njit

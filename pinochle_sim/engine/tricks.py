@@ -265,6 +265,8 @@ def play_tricks(hands, leader, trump, bidder_team, tb, policy, draw_trump_min, s
                     card = lsb(others) if others else lsb(trumps)
             elif code == RANDOM:
                 state, card = pick_random(h1[seat], h2[seat], legal, state)
+            elif not legal & (legal - 1):  # one legal card: every other policy plays it, no work
+                card = lsb(legal)
             elif code == HEURISTIC:
                 unseen = ALL & ~(h2[seat] | p2 | (h1[seat] & p1))
                 last = j == players - 1

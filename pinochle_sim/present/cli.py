@@ -692,14 +692,16 @@ def cmd_strength(args: argparse.Namespace) -> None:
         raise UserError("--deals must be at least 2")
     _dd_trick(args)
     r = strength(args.variant, args.policy, args.against, args.deals, args.seed, _strategy(args.bidding),
-                 None if args.no_dd else (4 if args.dd is None else args.dd), _where(args), not args.quiet)
+                 None if args.no_dd else (4 if args.dd is None else args.dd), _where(args), not args.quiet,
+                 args.metric)
     if args.json:
         print(json.dumps(r, indent=2))
         return
     print(f"{r['policy']} against {r['against']}, {r['variant']}: {r['hands']:,} duplicate hands "
           f"(seed {r['seed']}, bidding {r['bidding']}), {r['hands_per_s']:,.0f} hands/s"
           + (" with the double-dummy yardstick (--no-dd: the play alone)" if "dd_distance" in r else ""))
-    print(f"  {r['policy']}'s side takes {r['diff']:+.2f} {r['scale']} more "
+    verb = "takes" if r["metric"] == "points" else "scores"
+    print(f"  {r['policy']}'s side {verb} {r['diff']:+.2f} {r['scale']} more "
           f"(s.e. {r['se']:.2f}; 95% interval {r['ci_low']:+.2f} to {r['ci_high']:+.2f})")
     for name, x in r.get("dd_distance", {}).items():
         print(f"  {name}'s side against double dummy from trick {r['dd_from']}: {x['mean']:+.2f} "
@@ -895,6 +897,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--dd", type=int, metavar="TRICK",
                    help="four-hand: the double-dummy yardstick from this trick (default 4)")
     s.add_argument("--no-dd", action="store_true", help="skip the double-dummy yardstick (fast)")
+    s.add_argument("--metric", choices=("points", "score"), default="points",
+                   help="compare the trick points a side takes (default) or the score it banks for the hand")
     s.add_argument("--json", action="store_true", help="keys policy, against, deals, diff, se, ...")
     s.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     add_cluster(s)

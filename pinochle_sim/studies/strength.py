@@ -25,24 +25,32 @@ def _seating(v: Variant, a: str, b: str, r: int) -> list[str]:
     return [a if p == r else b for p in range(v.players)]
 
 
+#: What ``strength`` compares: the trick points a side takes, or the score it banks for the hand
+#: (meld, trick points, made or set).
+METRICS = ("points", "score")
+
+
 def strength(v: Variant | str, policy: str, against: str, deals: int = 2000, seed: int = 1,
              bidding=None, dd_from: int | None = 4, where: Where | None = None,
-             progress: bool = False) -> dict:
+             progress: bool = False, metric: str = "points") -> dict:
     """``policy`` against ``against`` on ``deals`` duplicate deals.
 
-    ``diff``: ``policy``'s side's trick points per hand minus ``against``'s (three-hand: its
-    seat's minus the mean of the other two), over every seating (four-hand: both sides; three-hand:
-    each seat), per deal, with its standard error ``se`` and 95% interval; thrown-in deals are
-    left out. With ``dd_from`` (four-hand), ``dd_distance``: each policy's side's trick points
-    minus what that side takes when every seat plays double dummy from trick ``dd_from`` on (the
-    tricks before it as played): where the two policies' play leaves each side against perfect
-    play by both. (With two sides sharing every point the two figures are opposites; telling
-    each side's own errors apart needs a solve after every card, not built.)
+    ``diff``: ``policy``'s side's trick points per hand (``metric="score"``: its score for the
+    hand) minus ``against``'s (three-hand: its seat's minus the mean of the other two), over every
+    seating (four-hand: both sides; three-hand: each seat), per deal, with its standard error
+    ``se`` and 95% interval; thrown-in deals are left out. With ``dd_from`` (four-hand),
+    ``dd_distance``: each policy's side's trick points minus what that side takes when every seat
+    plays double dummy from trick ``dd_from`` on (the tricks before it as played): where the two
+    policies' play leaves each side against perfect play by both. (With two sides sharing every
+    point the two figures are opposites; telling each side's own errors apart needs a solve after
+    every card, not built.)
     ``hands_per_s``: hands played per second, double-dummy solving included.
     """
     v = variant(v) if isinstance(v, str) else v
     if deals < 2:
         raise ValueError("strength needs at least two deals")
+    if metric not in METRICS:
+        raise ValueError(f"unknown metric {metric!r}; valid: {', '.join(METRICS)}")
     seatings = 2 if v.teams == 2 else v.players
     dd_from = dd_from if v.teams == 2 else None
     setups = [Setup(v, _seating(v, policy, against, r), bidding) for r in range(seatings)]
@@ -58,10 +66,11 @@ def strength(v: Variant | str, policy: str, against: str, deals: int = 2000, see
     diffs, dist_a, dist_b = [], [], []
     for r, df in enumerate(frames):
         pts = df[[f"points_{s}" for s in range(sides)]].to_numpy(float)[keep]
+        x = pts if metric == "points" else df[[f"score_{s}" for s in range(sides)]].to_numpy(float)[keep]
         if sides == 2:
-            diffs.append(pts[:, r] - pts[:, 1 - r])
+            diffs.append(x[:, r] - x[:, 1 - r])
         else:
-            diffs.append(pts[:, r] - (pts.sum(1) - pts[:, r]) / 2)
+            diffs.append(x[:, r] - (x.sum(1) - x[:, r]) / 2)
         if dd_from is not None:
             bt = side_of(v, df.bidder.to_numpy()[keep])
             dd = df.dd_points.to_numpy(float)[keep]
@@ -73,7 +82,9 @@ def strength(v: Variant | str, policy: str, against: str, deals: int = 2000, see
     diff, se, n = mean_se(d)
     out = {"variant": v.spec, "policy": policy, "against": against, "deals": deals, "hands": n,
            "diff": diff, "se": se, "ci_low": diff - Z95 * se, "ci_high": diff + Z95 * se,
-           "scale": f"trick points per hand (of {v.trick_total})", "seatings": seatings,
+           "metric": metric, "scale": (f"trick points per hand (of {v.trick_total})" if metric == "points" else
+                                       "points of score per hand (meld, trick points, made or set)"),
+           "seatings": seatings,
            "hands_per_s": round(seatings * deals / seconds, 1), "seed": seed,
            "bidding": setups[0].bidding[0].spec, "dd_from": dd_from}
     if dd_from is not None:

@@ -119,6 +119,8 @@ def test_rule_of_thumb_and_partner(thousand):
 def test_bid_chart_files(tmp_path, thousand):
     chart = bid_chart(thousand)
     assert chart.table("aces_tens").equals(bid_table(thousand))  # the tables the chart writes, made once
+    odd = bid_chart(thousand, 0.06)  # its bid_6 columns go; bid_67 stays
+    assert odd.table("trumps").equals(bid_table(thousand, "trumps")) and "bid_6" in odd.tables["trumps"]
     written = write_bid_chart(chart, tmp_path / "out", formats=("csv", "json", "png"))
     names = {p.name for p in written}
     assert {"bid_chart.png", "p_make.png", "total_distribution.png", "bid_table.csv",

@@ -233,9 +233,10 @@ class AuctionModel:
         return self.weight, np.ascontiguousarray(np.where(np.isfinite(table), table, np.nan))
 
 
-def _rule_grid(stats: DeclarerStats) -> np.ndarray:
-    """float[bands, aces, tens, trumps]: the rule of thumb without the meld (which counts exactly)."""
-    a, b, c, d = rule_of_thumb(stats).estimate.to_numpy()
+def _rule_grid(stats: DeclarerStats, rule: pd.DataFrame | None = None) -> np.ndarray:
+    """float[bands, aces, tens, trumps]: the rule of thumb without the meld (which counts exactly);
+    ``rule``: its fit, if already made."""
+    a, b, c, d = (rule_of_thumb(stats) if rule is None else rule).estimate.to_numpy()
     _, aces, tens, trumps = np.meshgrid(np.arange(N_BANDS), np.arange(MAX_CARDS), np.arange(MAX_CARDS),
                                         np.arange(MAX_TRUMPS), indexing="ij")
     return a + b * aces + c * tens + d * trumps
@@ -529,7 +530,7 @@ def winner_rows(v: Variant, bidding, policy: str, chunk: Chunk) -> np.ndarray:
 
 def auction_summary(bidding, stats: DeclarerStats, deals: int | None = None, seed: int = 1,
                     policy: str = DEFAULT_POLICY, where: Where | None = None,
-                    progress: bool = False) -> pd.DataFrame:
+                    progress: bool = False, rule: pd.DataFrame | None = None) -> pd.DataFrame:
     """What auction winners bring, by the situation of the winning bid, when every seat bids by
     ``bidding`` (the kernels' :class:`~pinochle_sim.engine.auction.Bidding`, e.g. a strategy's as
     ``simulate.Setup(v, bidding=s).bid``, or an :class:`AuctionModel`'s limits): contracts, the share of all
@@ -537,7 +538,8 @@ def auction_summary(bidding, stats: DeclarerStats, deals: int | None = None, see
     made-to-declare rule of thumb of ``stats`` (meld + a + b aces + c tens + d trumps: the
     auction-situation version of that rule), the partner's meld, and what the defenders bank;
     means with standard errors. ``deals``: as many auctions as ``stats`` has deals, at most
-    200,000. ``where``: where the chunks of auctions run (:mod:`pinochle_sim.runs`)."""
+    200,000. ``where``: where the chunks of auctions run (:mod:`pinochle_sim.runs`); ``rule``: the
+    rule of thumb of ``stats``, if already fitted."""
     deals = min(stats.deals, 200_000) if deals is None else deals
     v = stats.variant
     bd = fixed_bidding(v, *bidding.limits()) if isinstance(bidding, AuctionModel) else bidding
@@ -547,7 +549,7 @@ def auction_summary(bidding, stats: DeclarerStats, deals: int | None = None, see
     with Run(where, identity, "auctions", progress) as run:
         parts = [x for _, x in run.map(partial(winner_rows, v, bd, policy), chunks_of(seed, 0, deals, 1 << 16))]
     r = np.concatenate(parts) if parts else np.empty((0, len(COLUMNS)), np.int64)
-    rule = _rule_grid(stats)[0]
+    rule = _rule_grid(stats, rule)[0]
     side = side_of(v, r[:, BIDDER])
     estimate = r[:, BID_MELD] + rule[np.minimum(r[:, BID_ACES], MAX_CARDS - 1),
                                      np.minimum(r[:, BID_TENS], MAX_CARDS - 1),

@@ -43,8 +43,8 @@ class BidChart:
 
     def table(self, by: str) -> pd.DataFrame:
         """The bid table by ``by`` at ``CONFIDENCES`` (as :func:`~.tables.bid_table` gives it)."""
-        extra = [] if self.confidence in CONFIDENCES else [
-            c for c in self.tables[by].columns if c.startswith(f"bid_{round(self.confidence * 100)}")]
+        col = f"bid_{round(self.confidence * 100)}"
+        extra = [] if self.confidence in CONFIDENCES else [col, col + "_low", col + "_high"]
         return self.tables[by].drop(columns=extra)
 
 
@@ -61,7 +61,7 @@ def bid_chart(stats: DeclarerStats, confidence: float = 0.67, auction: AuctionMo
     levels = CONFIDENCES if confidence in CONFIDENCES else (*CONFIDENCES, confidence)
     rule = rule_of_thumb(stats)
     winners = auction_summary(Setup(v, bidding=default).bid, stats, seed=stats.seed, where=where,
-                              progress=progress)
+                              progress=progress, rule=rule)
     return BidChart(stats, confidence, {by: bid_table(stats, by, confidences=levels) for by in GROUPINGS},
                     rule, rule_text(stats, rule), partner_adds(stats), default.spec, describe(default, v),
                     winners, auction, auction_strategy if auction is not None else None)

@@ -4,10 +4,11 @@ Without it both workers meet the same kernels at about the same time and compile
 default hand's tree, the records, the matches: a minute of one core in a cold run), and the
 notebooks and command lines started in other processes compile what no worker had compiled yet.
 Each job is a tiny run through the public API; a job that fails only leaves its kernels to the
-tests (which then say what is wrong). Worker 0 compiles the default play's tree and what shares
-it; worker 1 the sampling player's tree and the meld odds, then, once worker 0's default tree
-is on disk, the double-dummy loops on top of it. Then each waits for the other, so that every
-test runs with every kernel on disk. Once done for a version of the source, it is not run again.
+tests (which then say what is wrong). Worker 0 compiles the default play's tree and what is
+built on it (records, matches, advice, the double-dummy loops) and the meld odds; worker 1 the
+sampling player's tree, the longest job, about as long as all of worker 0's. Then each waits
+for the other, so that every test runs with every kernel on disk. Once done for a version of
+the source, it is not run again.
 """
 from __future__ import annotations
 
@@ -65,8 +66,8 @@ def _double_dummy():
     double_dummy(["AS TS", "KS QS", "JS 9S", "AH TH"], "S", 0, "thousand")
 
 
-PLAN = {0: [_default_tree, "default-tree", _records, _matches, _advice],
-        1: [_sampling_player, _odds, ("wait", "default-tree"), _double_dummy]}
+PLAN = {0: [_default_tree, _records, _matches, _advice, _odds, _double_dummy],
+        1: [_sampling_player]}
 
 
 def _wait(folder: Path, names: list[str]) -> None:
@@ -93,17 +94,11 @@ def warm_up(worker: str, count: int, run_id: str) -> None:
     start = time.perf_counter()
     for step in PLAN.get(index, []) if count == 2 else []:
         t = time.perf_counter()
-        if isinstance(step, str):
-            (folder / step).touch()
-        elif isinstance(step, tuple):
-            _wait(folder, [step[1]])
-            seconds[f"waiting for {step[1]}"] = round(time.perf_counter() - t, 1)
-        else:
-            try:
-                step()
-            except Exception:  # noqa: BLE001 - the tests that need these kernels will say what is wrong
-                pass
-            seconds[step.__name__.strip("_")] = round(time.perf_counter() - t, 1)
+        try:
+            step()
+        except Exception:  # noqa: BLE001 - the tests that need these kernels will say what is wrong
+            pass
+        seconds[step.__name__.strip("_")] = round(time.perf_counter() - t, 1)
     (folder / f"done-{worker}").touch()
     _wait(folder, [f"done-gw{i}" for i in range(count)])
     seconds["in all"] = round(time.perf_counter() - start, 1)

@@ -8,9 +8,11 @@ import pytest
 from hypothesis import settings
 
 sys.path.insert(0, str(Path(__file__).parent))
-# The default bidding's auction model fitted on 20,000 deals an iteration, not 200,000: every
-# test, CLI run and notebook kernel started from here (tests that need the full size say so).
+# The auction model fitted on 20,000 deals an iteration, not 200,000, and the made-to-declare
+# table of the `table` strategy from 20,000 deals, not 100,000: every test, CLI run and notebook
+# started from here (tests that need the full size say so).
 os.environ.setdefault("PINOCHLE_MODEL_DEALS", "20000")
+os.environ.setdefault("PINOCHLE_TABLE_DEALS", "20000")
 settings.register_profile("ci", max_examples=60, deadline=None)
 settings.load_profile("ci")
 
@@ -30,7 +32,7 @@ def rng():
 #: Tests that start another Python process running the package (a notebook kernel, a script, the
 #: command line): they run last, when the kernels they need are compiled and cached, instead of
 #: compiling them a second time beside the test workers.
-_IN_ANOTHER_PROCESS = ("test_notebooks.py::test_notebook_runs", "test_notebooks.py::test_a_fresh_kernel",
+_IN_ANOTHER_PROCESS = ("test_notebooks.py::test_a_fresh_kernel",
                        "test_cli.py::test_bench_script_smoke", "test_cli.py::test_module_entry_point")
 
 

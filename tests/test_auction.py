@@ -9,6 +9,7 @@ from pinochle_sim.engine.auction import N_SITUATIONS, situation
 from pinochle_sim.studies.match import calibration, calibration_table
 from pinochle_sim.engine.hand import worths_around
 from pinochle_sim.studies.simulate import Setup
+from pinochle_sim.studies.strategies import strategy
 from pinochle_sim.studies.auction_model import (GAP_RAISES, KINDS, AuctionModel, _isotonic_decreasing, _observe,
                                         auction_table, coverage)
 from pinochle_sim.engine.variants import PRESETS
@@ -164,7 +165,8 @@ def test_calibration_against_another_strategy_checks_only_its_own_side():
     v = ps.variant("classic")
     every = calibration(v, "cautious", deals=6000, seed=3)
     mine = calibration(v, "cautious", deals=6000, seed=3, against="tricks")
-    assert mine.provenance["against"] == "tricks" and mine.provenance["bidding"] == ["cautious", "tricks"] * 2
+    assert mine.provenance["against"] == "tricks"
+    assert mine.provenance["bidding"] == [strategy("cautious").spec, "tricks"] * 2
     n = lambda c: int(c.situations[c.situations.situation == "all"].contracts.iloc[0])  # noqa: E731
     assert 0 < n(mine) < n(every)
 
@@ -172,7 +174,7 @@ def test_calibration_against_another_strategy_checks_only_its_own_side():
 def test_advice_reads_the_calls_and_weighs_a_bid_against_passing():
     a = ps.advise(LONG_HEARTS, "classic", deals=2000, seed=2, auction="p 260 p", model="table")
     c = a["conditioning"]
-    assert c["model"] == "table" and c["kept"] == 2000 and c["drawn"] > 2000
+    assert c["model"] == strategy("table").spec and c["kept"] == 2000 and c["drawn"] > 2000
     values = [x["mean"] for x in a["value"].values()]
     assert all(x >= y for x, y in zip(values, values[1:]))  # a higher contract is worth less
     for x in a["value"].values():

@@ -8,6 +8,7 @@ import pandas as pd
 import pytest
 
 from pinochle_sim.present.cli import main
+from pinochle_sim.studies.strategies import strategy
 
 
 def run(capsys, *args):
@@ -256,4 +257,4 @@ def test_calibrate_reports_the_margin_the_situations_and_the_brier_score(tmp_pat
     t = pd.read_csv(out)
     assert set(t.group) == {"bin", "situation", "margin"}
     meta = json.loads(Path(str(out) + ".json").read_text())
-    assert meta["against"] == "tricks" and meta["strategy"] == "cautious" and 0 < meta["brier"] < 1
+    assert meta["against"] == "tricks" and meta["strategy"] == strategy("cautious").spec and 0 < meta["brier"] < 1

@@ -1,14 +1,23 @@
 """The notebooks run top to bottom at a small deal count and keep their figures; each .ipynb
-matches its .py twin; a plotting function displays inline in a fresh kernel."""
+matches its .py twin; a plotting function displays inline in a fresh kernel.
+
+The notebooks run in this process, in an IPython shell with the inline backend that a Jupyter
+kernel runs (:func:`_run_here`), not in a kernel of their own: a kernel costs a process, the
+package's imports and its compiled kernels loaded again, several seconds a notebook. The one test
+that a real kernel displays inline runs its cells both ways and asks for the same figures.
+"""
 import ast
 from pathlib import Path
 
 import jupytext
+import matplotlib
 import nbformat
 import pytest
 from nbclient import NotebookClient
 
 NOTEBOOKS = sorted((Path(__file__).parents[1] / "notebooks").glob("*.py"))
+
+
 def _ends_in_a_figure(source: str) -> bool:
     """A plotting cell: its last statement is a plotting call (``plots.x(...)``,
     ``c.forest_plot()``) or a figure variable, or it calls ``plt.show()``."""
@@ -29,12 +38,58 @@ def _ends_in_a_figure(source: str) -> bool:
     return False
 
 
-def _execute(nb, monkeypatch, folder):
+def _small(monkeypatch):
     monkeypatch.setenv("PINOCHLE_DEALS", "3000")
     monkeypatch.setenv("PINOCHLE_MATCHES", "40")
     monkeypatch.delenv("MPLBACKEND", raising=False)  # the kernel's own inline backend, as for a user
+
+
+def _execute(nb, monkeypatch, folder):
+    """Run ``nb`` in a fresh Jupyter kernel, its outputs kept in its cells."""
+    _small(monkeypatch)
     NotebookClient(nb, timeout=600, kernel_name="python3",
                    resources={"metadata": {"path": str(folder)}}).execute()
+    return nb
+
+
+@pytest.fixture(scope="session")
+def shell(tmp_path_factory):
+    """The IPython shell a Jupyter kernel runs (``ipykernel`` subclasses it), in this process, with
+    the kernel's inline backend; no history written."""
+    from IPython.core.interactiveshell import InteractiveShell
+    from traitlets.config import Config
+
+    class Shell(InteractiveShell):
+        def enable_gui(self, gui=None):  # the inline backend needs no event loop
+            pass
+
+    config = Config()
+    config.HistoryManager.enabled = False
+    config.InteractiveShell.ipython_dir = str(tmp_path_factory.mktemp("ipython"))
+    return Shell.instance(config=config)
+
+
+def _run_here(nb, monkeypatch, folder, shell):
+    """Run ``nb``'s code cells top to bottom in ``shell``, in a fresh namespace in ``folder``, as a
+    kernel does: what each cell displays (its figures, its value) is kept in its outputs. The
+    first error is raised. Matplotlib's backend and settings are put back afterwards."""
+    from IPython.utils.capture import capture_output
+    _small(monkeypatch)
+    monkeypatch.chdir(folder)
+    backend = matplotlib.get_backend()
+    shell.reset(new_session=False)
+    try:
+        with matplotlib.rc_context():
+            shell.enable_matplotlib("inline")
+            for cell in (c for c in nb.cells if c.cell_type == "code"):
+                with capture_output() as out:
+                    result = shell.run_cell(cell.source)
+                result.raise_error()
+                cell.outputs = [nbformat.v4.new_output("display_data", data=o.data) for o in out.outputs]
+    finally:
+        import matplotlib.pyplot as plt
+        plt.close("all")
+        matplotlib.use(backend)
     return nb
 
 
@@ -50,8 +105,8 @@ def _plots(cell) -> bool:
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
-def test_notebook_runs_and_every_plotting_cell_shows_a_figure(path, monkeypatch):
-    nb = _execute(jupytext.read(path), monkeypatch, path.parent)
+def test_notebook_runs_and_every_plotting_cell_shows_a_figure(path, monkeypatch, shell):
+    nb = _run_here(jupytext.read(path), monkeypatch, path.parent, shell)
     plotting = [c for c in nb.cells if _plots(c)]
     assert plotting, "no plotting cell found"
     for cell in plotting:
@@ -72,7 +127,8 @@ def test_committed_notebooks_carry_their_figures(path):
         assert _images(cell) >= 1, f"{path.with_suffix('.ipynb').name}: run `make notebooks`"
 
 
-def test_a_fresh_kernel_shows_plots_inline(monkeypatch, tmp_path):
+@pytest.mark.parametrize("where", ["kernel", "here"])
+def test_a_fresh_kernel_shows_plots_inline(where, monkeypatch, tmp_path, shell):
     # issue 10: importing the plots used to switch matplotlib to Agg, and nothing displayed;
     # issue 30: a chart is a pyplot figure, so plt.show() shows it, two in a cell show two, a chart
     # left as the cell's value shows once, and a chart drawn on the caller's axes lands there
@@ -87,7 +143,8 @@ def test_a_fresh_kernel_shows_plots_inline(monkeypatch, tmp_path):
         "plt.plot([1, 2, 3]); plt.show()",
     ]
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in cells])
-    nb = _execute(nb, monkeypatch, tmp_path)
+    # "here": the notebooks' own runner shows what a kernel shows
+    nb = _execute(nb, monkeypatch, tmp_path) if where == "kernel" else _run_here(nb, monkeypatch, tmp_path, shell)
     assert [_images(c) for c in nb.cells] == [0, 1, 2, 1, 1, 1]
 
 

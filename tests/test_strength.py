@@ -6,8 +6,10 @@ from pinochle_sim.studies.strength import strength
 
 
 def test_heuristic_beats_random_on_duplicate_deals():
-    r = strength("classic", "heuristic", "random", deals=300, seed=5)
-    assert r["ci_low"] > 0 and r["hands"] > 50
+    # double dummy from trick 6, not the default 4: the same search over seven tricks, not nine
+    # (a tenth of the time; the property below holds from any trick)
+    r = strength("classic", "heuristic", "random", deals=300, seed=5, dd_from=6)
+    assert r["ci_low"] > 0 and r["hands"] > 50 and r["dd_from"] == 6
     # two sides share every point: against double dummy, one's figure is the other's opposite
     d = r["dd_distance"]
     assert abs(d["heuristic"]["mean"] + d["random"]["mean"]) < 1e-9

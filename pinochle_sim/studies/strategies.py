@@ -58,25 +58,41 @@ class StrategyError(ValueError):
 #: Deals per iteration of the fit behind a model-based strategy (``auction``) unless its spec
 #: says otherwise (``auction:deals=50000``).
 MODEL_DEALS = 200_000
+#: Deals of the declarer simulation behind the ``table`` strategy unless its spec says otherwise.
+TABLE_DEALS = 100_000
+
+
+def _deals_from(variable: str, default: int) -> int:
+    """``default``, or the whole number of deals in the environment's ``variable``."""
+    text = os.environ.get(variable, "").strip()
+    if not text:
+        return default
+    if not text.isdigit() or int(text) < 1000:
+        raise StrategyError(f"{variable}={text!r}: give a whole number of deals, at least 1000")
+    return int(text)
 
 
 def model_deals() -> int:
     """:data:`MODEL_DEALS`, or the environment's ``PINOCHLE_MODEL_DEALS`` (the test suite and quick
     looks fit small models this way). A strategy made so says its size in its spec, and so in
     the provenance of every result it bids in."""
-    text = os.environ.get("PINOCHLE_MODEL_DEALS", "").strip()
-    if not text:
-        return MODEL_DEALS
-    if not text.isdigit() or int(text) < 1000:
-        raise StrategyError(f"PINOCHLE_MODEL_DEALS={text!r}: give a whole number of deals, at least 1000")
-    return int(text)
+    return _deals_from("PINOCHLE_MODEL_DEALS", MODEL_DEALS)
+
+
+def table_deals() -> int:
+    """:data:`TABLE_DEALS`, or the environment's ``PINOCHLE_TABLE_DEALS``, as :func:`model_deals`."""
+    return _deals_from("PINOCHLE_TABLE_DEALS", TABLE_DEALS)
+
+
+#: A size a spec leaves out: the default of the field whose default comes from the environment.
+_SIZES = {model_deals: MODEL_DEALS, table_deals: TABLE_DEALS}
 
 
 def _canonical(f: dataclasses.Field):
     """A field's default as a spec leaves it out (a size from the environment is not one)."""
     if f.default is not dataclasses.MISSING:
         return f.default
-    return MODEL_DEALS if f.default_factory is model_deals else None
+    return _SIZES.get(f.default_factory)
 
 
 @dataclass(frozen=True)
@@ -182,7 +198,7 @@ class Table(Strategy):
     name: str = "table"
     fitted: typing.ClassVar[bool] = True
     conf: float = 0.67
-    deals: int = 100_000
+    deals: int = field(default_factory=table_deals)
     seed: int = 7919
     _tables: dict = field(default_factory=dict, compare=False, repr=False)
 

@@ -3,7 +3,13 @@ from it (for the sampling player).
 
 A seat sees its own cards and every card played. Besides those it knows
 
-* the cards of every meld laid down (face up, so every seat knows them: ``meld.meld_used``);
+* the cards of every meld laid down (face up, so every seat knows them: ``meld.meld_used``), and
+  what was not laid down: meld is shown in full, so a seat holds no card that, with its other
+  cards of the meld hand, would have made more meld (no nine of trump beyond those shown, not the
+  K and Q of a suit in which it showed no marriage, not four aces if it showed no aces around).
+  That is a fact about a whole hand, not about one kind, so it is not in the count below:
+  :func:`agrees_with_meld` checks a drawn layout against it (the sampling player's ``infer``
+  option redraws a layout that fails it);
 * the cards passed: the bid winner's partner knows the cards it gave the bid winner (those not
   given back) and the bid winner those it passed back (each while the holder has not played
   them); the bid winner with a kitty knows its own discard;
@@ -29,7 +35,7 @@ import numpy as np
 from .._numba import bjit, ijit, njit
 from .cards import COPIES, N_KINDS
 from .deal import next64
-from .meld import meld_used
+from .meld import hand_meld_all_trumps, meld_used
 from .play import ABOVE, SUIT, beats, suit_mask
 from .variants import R
 
@@ -51,6 +57,8 @@ class Seen(NamedTuple):
     forbid: np.ndarray    # int64[seats + 1]: kinds each holder is known not to hold (public)
     size: np.ndarray      # int64[seats + 1]: cards each holder holds now (the discard: its size)
     contract: np.ndarray  # int64[3]: the bid, the declaring side and the meld it banks (if it takes a trick)
+    played: np.ndarray    # int8[seats, 24]: the cards each seat has played
+    shown: np.ndarray     # int64[seats]: the meld each seat laid down, in trump (-1: none shown, playing 1000)
 
 
 class Sampler(NamedTuple):
@@ -68,7 +76,7 @@ class Sampler(NamedTuple):
 def new_seen(seats):
     return Seen(np.zeros((seats, seats + 1, N_KINDS), np.int8), np.zeros((seats, seats + 1), np.int64),
                 np.zeros((seats, N_KINDS), np.int8), np.zeros(seats + 1, np.int64), np.zeros(seats + 1, np.int64),
-                np.zeros(3, np.int64))
+                np.zeros(3, np.int64), np.zeros((seats, N_KINDS), np.int8), np.zeros(seats, np.int64))
 
 
 @njit
@@ -85,9 +93,10 @@ def start_seen(seen, hands, trump, bidder, passes, tb, bid, side_meld, hidden, u
     back) or the bid winner's discard (row 0), the contract. ``used``: int64[24] scratch."""
     rules = tb.rules
     seats = rules[R.players]
-    known, kmask, ksum, forbid, size, contract = seen
+    known, kmask, ksum, forbid, size, contract, played, shown = seen
     known[:] = 0
     forbid[:] = 0
+    played[:] = 0
     for q in range(seats):
         meld_used(hands[q], trump, tb, used)
         if tb.team[q] == hidden:
@@ -99,6 +108,8 @@ def start_seen(seen, hands, trump, bidder, passes, tb, bid, side_meld, hidden, u
                 if o != q:
                     known[o, q, k] = used[k]
         size[q] = n
+        hand_meld_all_trumps(hands[q], tb, used)  # the meld it shows: its hand's, in full
+        shown[q] = -1 if tb.team[q] == hidden else used[trump]
     kitty = rules[R.kitty]
     size[seats] = kitty
     for j in range(kitty):
@@ -146,6 +157,7 @@ def observe(seen, seat, card, j, lead, win, trump, rules):
             if known[o, seat, card] == 0:
                 seen.kmask[o, seat] &= ~(1 << card)
     seen.size[seat] -= 1
+    seen.played[seat, card] += 1
     if j > 0:
         seen.forbid[seat] |= revealed(card, lead, win, trump, rules[R.must_head], rules[R.must_trump],
                                       rules[R.must_overtrump])
@@ -300,3 +312,21 @@ def draw(seen, o, h1o, h2o, sp, state, h1, h2):
                 c2 |= 1 << k
         h1[q], h2[q] = c1, c2
     return state
+
+
+@ijit
+def agrees_with_meld(seen, o, h1, h2, trump, tb, hand, melds):
+    """Whether the layout ``h1``/``h2`` (masks, every seat's hand now) agrees with the melds laid
+    down, as seat ``o`` sees them: every other seat that showed its meld would, with the cards it
+    has played since, have held no more meld than it showed (meld is laid down in full). Only
+    what every seat has seen is read: the meld shown and the cards played. ``hand``: int64[24] and
+    ``melds``: int64[4] scratch."""
+    for q in range(h1.shape[0]):
+        if q == o or seen.shown[q] < 0:
+            continue
+        for k in range(N_KINDS):
+            hand[k] = ((h1[q] >> k) & 1) + ((h2[q] >> k) & 1) + seen.played[q, k]
+        hand_meld_all_trumps(hand, tb, melds)
+        if melds[trump] > seen.shown[q]:
+            return False
+    return True

@@ -2,7 +2,10 @@
 
 At each decision the seat draws ``worlds`` layouts of the cards it cannot see, exactly from what
 it knows (``knowledge.prepare``/``draw``: its cards, the cards played, the melds laid down, the
-cards passed, the voids and failures to beat), and values each legal card in every world:
+cards passed, the voids and failures to beat; with ``infer``, also the meld not laid down: a
+world in which another seat would have held more meld than it showed is drawn again, up to
+:data:`MAX_DRAWS` times, ``knowledge.agrees_with_meld``), and values each legal card in every
+world:
 
 * with at most ``dd_tricks`` tricks left (the current one counted), by double dummy
   (``search.solve_moves``, exact for every card, one table for all the worlds of the decision);
@@ -22,7 +25,7 @@ import numpy as np
 
 from .._numba import copy_into, njit
 from .cards import N_KINDS
-from .knowledge import Sampler, draw, new_sampler, prepare
+from .knowledge import Sampler, agrees_with_meld, draw, new_sampler, prepare
 from .play import (ALL, RANK, choose_follow, choose_lead, legal_mask, lsb, partner_safe, popcount, take,
                    trick_step)
 from .search import Position, fresh_space, new_space, solve_moves
@@ -30,6 +33,9 @@ from .variants import R
 
 WORLDS = 40     # default worlds a decision
 DD_TRICKS = 3   # default tricks left (the current one counted) from which worlds are solved double dummy
+INFER = 0       # default: worlds drawn from the cards alone, not checked against the meld not shown
+#: Draws of a world that must agree with the meld shown before the last is taken as it is.
+MAX_DRAWS = 1000
 
 
 class Scratch(NamedTuple):
@@ -43,6 +49,8 @@ class Scratch(NamedTuple):
     values: np.ndarray   # int64[24]: each card's value in a world
     sums: np.ndarray     # float64[24]: summed over the worlds
     space: tuple         # search.Space: for the decisions solved double dummy
+    hand: np.ndarray     # int64[24]: a meld hand, for the check against the meld shown
+    melds: np.ndarray    # int64[4]: its meld in every trump
 
 
 @njit
@@ -51,7 +59,7 @@ def new_scratch(seats, search_cards):
     double dummy (-1: never, no search table)."""
     return Scratch(new_sampler(), np.zeros(seats, np.int64), np.zeros(seats, np.int64), np.zeros(seats, np.int64),
                    np.zeros(seats, np.int64), np.zeros(N_KINDS, np.int64), np.zeros(N_KINDS, np.float64),
-                   new_space(search_cards))
+                   new_space(search_cards), np.zeros(N_KINDS, np.int64), np.zeros(4, np.int64))
 
 
 @njit
@@ -97,7 +105,7 @@ def rollout(h1, h2, pos, p1, p2, trump, bidder_team, draw_trump_min, max_team, t
 
 
 @njit
-def pimc_card(hs, pos, p1, p2, legal, prefer, trump, bidder_team, draw_trump_min, tb, worlds, dd_tricks,
+def pimc_card(hs, pos, p1, p2, legal, prefer, trump, bidder_team, draw_trump_min, tb, worlds, dd_tricks, infer,
               state, sc):
     """The sampling player's card for the seat of ``pos``: from ``hs`` (``tricks.Hands``) it
     reads only that seat's hand (``h1[seat]``/``h2[seat]``) and what the seat knows (``seen``);
@@ -119,12 +127,12 @@ def pimc_card(hs, pos, p1, p2, legal, prefer, trump, bidder_team, draw_trump_min
     if (pos.cards + pos.j) // seats <= dd_tricks:
         sp = fresh_space(sc.space, pos.cards)  # one table for every world: its keys hold every hand
         for _ in range(worlds):
-            state = draw(seen, seat, own1, own2, sc.sampler, state, wh1, wh2)
+            state = draw_world(seen, seat, own1, own2, state, trump, tb, infer, sc)
             solve_moves(wh1, wh2, _in_world(pos, wh1, wh2, points), True, trump, tb, values, sp)
             _add(legal, values, sums)
         return state, _best(legal, sums, prefer)
     for _ in range(worlds):
-        state = draw(seen, seat, own1, own2, sc.sampler, state, wh1, wh2)
+        state = draw_world(seen, seat, own1, own2, state, trump, tb, infer, sc)
         left = _in_world(pos, wh1, wh2, points).left
         x = legal
         while x:
@@ -148,6 +156,19 @@ def pimc_card(hs, pos, p1, p2, legal, prefer, trump, bidder_team, draw_trump_min
                                           draw_trump_min, max_team, tb)
         _add(legal, values, sums)
     return state, _best(legal, sums, prefer)
+
+
+@njit
+def draw_world(seen, seat, own1, own2, state, trump, tb, infer, sc):
+    """A world drawn for ``seat`` into ``sc.h1``/``sc.h2``; with ``infer``, drawn again (up to
+    :data:`MAX_DRAWS` draws) until it agrees with the meld laid down. Returns the random state."""
+    state = draw(seen, seat, own1, own2, sc.sampler, state, sc.h1, sc.h2)
+    tries = 1
+    while infer and tries < MAX_DRAWS and not agrees_with_meld(seen, seat, sc.h1, sc.h2, trump, tb, sc.hand,
+                                                               sc.melds):
+        state = draw(seen, seat, own1, own2, sc.sampler, state, sc.h1, sc.h2)
+        tries += 1
+    return state
 
 
 @njit

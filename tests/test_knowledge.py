@@ -132,8 +132,9 @@ def test_worlds_drawn_with_infer_agree_with_the_meld_shown(name):
 
 
 def test_a_nine_of_trump_not_shown_is_not_held():
-    """The case the issue names (seed 001 scores the nine of trump): a world that hands a seat
-    which showed no nine of trump one of them disagrees with its meld."""
+    """A world that hands a seat a meld it did not show disagrees with its meld: the simplest, a
+    nine of trump (seed 001 scores it) swapped into a hand that showed none for a card outside
+    its meld. (The sampler never draws this one: every nine of trump held is shown, so known.)"""
     v = variant("classic")
     tb = compile_variant(v)
     for rec in records(v, 20, seed=5, policy="contract"):

@@ -5,8 +5,9 @@ A seat sees its own cards and every card played. Besides those it knows
 
 * the cards of every meld laid down (face up, so every seat knows them: ``meld.meld_used``), and
   what was not laid down: meld is shown in full, so a seat holds no card that, with its other
-  cards of the meld hand, would have made more meld (no nine of trump beyond those shown, not the
-  K and Q of a suit in which it showed no marriage, not four aces if it showed no aces around).
+  cards of the meld hand, would have made more meld (not the K and Q of a suit in which it showed
+  no marriage, not the Q of spades and J of diamonds if it showed no pinochle, not four aces if
+  it showed no aces around; every nine of trump a seat held it showed, so those are known cards).
   That is a fact about a whole hand, not about one kind, so it is not in the count below:
   :func:`agrees_with_meld` checks a drawn layout against it (the sampling player's ``infer``
   option redraws a layout that fails it);

@@ -12,7 +12,7 @@ from naive import final_hands
 from pinochle_sim.engine.cards import hand_counts, parse_cards
 from pinochle_sim.engine.knowledge import (agrees_with_meld, draw, new_sampler, new_seen, observe, prepare, revealed,
                                            start_seen)
-from pinochle_sim.engine.meld import meld_used
+from pinochle_sim.engine.meld import meld_table, meld_used
 from pinochle_sim.engine.pimc import draw_world, new_scratch, pimc_card
 from pinochle_sim.engine.play import SUIT, beats, legal_mask, to_masks
 from pinochle_sim.engine.search import Position
@@ -59,7 +59,8 @@ def _replay(rec, v):
     for r, (_, _, cards) in enumerate(rec["passes"]):
         passes[r, :len(cards)] = parse_cards(" ".join(cards))
     seen = new_seen(seats)
-    start_seen(seen, hands, trump, rec["bidder"], passes, tb, rec["bid"], 0, -1, np.zeros(24, np.int64))
+    start_seen(seen, hands, meld_table(hands, v).astype(np.int32), trump, rec["bidder"], passes, tb, rec["bid"], 0,
+               -1, np.zeros(24, np.int64))
     p1 = p2 = 0
     for t in rec["tricks"]:
         lead = win = -1

@@ -88,9 +88,10 @@ def new_sampler():
 
 
 @njit
-def start_seen(seen, hands, trump, bidder, passes, tb, bid, side_meld, hidden, used):
+def start_seen(seen, hands, melds, trump, bidder, passes, tb, bid, side_meld, hidden, used):
     """``seen`` at the first lead: the melds laid down (not side ``hidden``'s: a side playing
-    1000 shows none), the cards passed (``passes``: row 0 the partner's to the bid winner, row 1
+    1000 shows none; ``melds``: each seat's meld in every trump, ``meld.hand_meld_all_trumps``
+    of ``hands``), the cards passed (``passes``: row 0 the partner's to the bid winner, row 1
     back) or the bid winner's discard (row 0), the contract. ``used``: int64[24] scratch."""
     rules = tb.rules
     seats = rules[R.players]
@@ -109,8 +110,7 @@ def start_seen(seen, hands, trump, bidder, passes, tb, bid, side_meld, hidden, u
                 if o != q:
                     known[o, q, k] = used[k]
         size[q] = n
-        hand_meld_all_trumps(hands[q], tb, used)  # the meld it shows: its hand's, in full
-        shown[q] = -1 if tb.team[q] == hidden else used[trump]
+        shown[q] = -1 if tb.team[q] == hidden else melds[q, trump]  # its hand's meld, in full
     kitty = rules[R.kitty]
     size[seats] = kitty
     for j in range(kitty):

@@ -28,7 +28,7 @@ from .cards import N_KINDS
 from .knowledge import Sampler, agrees_with_meld, draw, new_sampler, prepare
 from .play import (ALL, RANK, choose_follow, choose_lead, legal_mask, lsb, partner_safe, popcount, take,
                    trick_step)
-from .search import Position, fresh_space, new_space, solve_moves
+from .search import Position, fresh_space, in_hands, new_space, solve_moves
 from .variants import R
 
 WORLDS = 40     # default worlds a decision
@@ -176,13 +176,8 @@ def _in_world(pos, h1, h2, points):
     """``pos`` with the points still in the hands (``left``) counted in a drawn world: in
     three-hand the real sum leaves out the real discard, which the seat to play may not have
     seen, and a world with another discard holds other points."""
-    left = 0
-    for q in range(h1.shape[0]):
-        for x in (h1[q], h2[q]):
-            while x:
-                left += points[RANK[lsb(x)]]
-                x &= x - 1
-    return Position(pos.seat, pos.j, pos.lead, pos.win, pos.win_seat, pos.table, pos.pot, pos.cards, left)
+    return Position(pos.seat, pos.j, pos.lead, pos.win, pos.win_seat, pos.table, pos.pot, pos.cards,
+                    in_hands(h1, h2, points)[1])
 
 
 @njit

@@ -450,18 +450,25 @@ def solve_moves(h1, h2, pos, exact, trump, tb, out, sp):
     return best
 
 
-@njit
-def trick_start_value(h1, h2, leader, max_team, trump, tb):
-    """The points side ``max_team`` takes, every seat playing perfectly, from a trick that
-    ``leader`` is about to lead (hands ``h1``/``h2``, restored) to the end of the hand."""
+@ijit
+def in_hands(h1, h2, points):
+    """(cards, points) still in the hands ``h1``/``h2`` (masks, every seat's)."""
     cards = 0
     left = 0
-    points = tb.card_points
     for s in range(h1.shape[0]):
         for k in range(24):
             n = ((h1[s] >> k) & 1) + ((h2[s] >> k) & 1)
             cards += n
             left += n * points[RANK[k]]
+    return cards, left
+
+
+@njit
+def trick_start_value(h1, h2, leader, max_team, trump, tb):
+    """The points side ``max_team`` takes, every seat playing perfectly, from a trick that
+    ``leader`` is about to lead (hands ``h1``/``h2``, restored) to the end of the hand."""
+    points = tb.card_points
+    cards, left = in_hands(h1, h2, points)
     if cards == 0:
         return 0
     last = tb.rules[R.last_trick]

@@ -76,7 +76,9 @@ def _run_here(nb, monkeypatch, folder, shell):
     from IPython.utils.capture import capture_output
     _small(monkeypatch)
     monkeypatch.chdir(folder)
+    import matplotlib.pyplot as plt
     backend = matplotlib.get_backend()
+    plt.close("all")  # a fresh kernel has no figure open: none left by the tests before in this worker
     shell.reset(new_session=False)
     try:
         with matplotlib.rc_context():
@@ -87,7 +89,6 @@ def _run_here(nb, monkeypatch, folder, shell):
                 result.raise_error()
                 cell.outputs = [nbformat.v4.new_output("display_data", data=o.data) for o in out.outputs]
     finally:
-        import matplotlib.pyplot as plt
         plt.close("all")
         matplotlib.use(backend)
     return nb

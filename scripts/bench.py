@@ -286,6 +286,11 @@ def _full_hands(variant: str, policy: str):
 CHUNK = 1 << 18
 
 
+def _machine() -> dict:
+    return {"cpu": _cpu_model(), "cores": os.cpu_count(), "python": platform.python_version(),
+            "numba": numba.__version__, "numpy": np.__version__, "platform": platform.platform()}
+
+
 def measure(deals: int, repeat: int) -> dict:
     tb = compile_variant(ps.variant("classic"))
     seed = np.uint64(1)
@@ -312,8 +317,7 @@ def measure(deals: int, repeat: int) -> dict:
     return {
         **figures, **ratios,
         "deals": deals, "repeat": repeat, "threads": cores,
-        "machine": {"cpu": _cpu_model(), "cores": os.cpu_count(), "python": platform.python_version(),
-                    "numba": numba.__version__, "numpy": np.__version__, "platform": platform.platform()},
+        "machine": _machine(),
         "version": ps.__version__,
         "when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "notes": {"deal_meld": "deal, then meld of all four hands in all four trumps (classic)",
@@ -363,8 +367,17 @@ def main(argv: list[str] | None = None) -> int:
                         "classic; 0: none)")
     p.add_argument("--dd-full-variants", nargs="+", default=["classic"],
                    help="variants of the full-deal timing (thousand takes minutes a deal)")
+    p.add_argument("--only-dd", action="store_true",
+                   help="time only the double-dummy solver; the other figures stay as --out holds them")
     args = p.parse_args(argv)
-    report = measure(args.deals, args.repeat)
+    if args.only_dd and not Path(args.out).exists():
+        p.error(f"--only-dd updates {args.out}, which does not exist yet: run the whole bench first")
+    if args.only_dd:
+        report = json.loads(Path(args.out).read_text())
+        report["double_dummy_run"] = {"when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+                                      "machine": _machine(), "version": ps.__version__}
+    else:
+        report = measure(args.deals, args.repeat)
     if args.dd_deals:
         threads = set_threads(1)
         report["double_dummy_8_tricks_left"] = {v: double_dummy_speed(v, args.dd_deals)

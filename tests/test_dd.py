@@ -8,6 +8,10 @@ import pytest
 from naive import SUITS, names, naive_double_dummy, naive_legal
 
 import pinochle_sim as ps
+from pinochle_sim.engine.cards import hand_counts
+from pinochle_sim.engine.play import to_masks
+from pinochle_sim.engine.search import rel_key
+from pinochle_sim.engine.variants import compile_variant
 from pinochle_sim.studies.dd import double_dummy, trick_value
 from pinochle_sim.studies.records import hands_at
 from pinochle_sim.engine.variants import PRESETS
@@ -54,6 +58,26 @@ def test_positions_that_shared_a_table_key():
     want = naive_double_dummy(hands, [], 0, "S", v)
     assert double_dummy([" ".join(h) for h in hands], "S", 0, v).values == want == {
         "AS": 7, "TS": 4, "AH": 7, "QH": 4}
+
+
+def test_positions_one_relative_key_holds():
+    """The table is keyed by relative rank (issue 36): with the other ace and both tens of spades
+    gone, an ace of spades where a ten was is the same position in classic (both worth one
+    point; one key, one value), not in thousand (eleven against ten)."""
+    a = [["AS", "QS", "9H"], ["KS", "JH", "AD"], ["JS", "TH", "KD"], ["9S", "QH", "AC"]]
+    b = [["TS" if c == "AS" else c for c in h] for h in a]
+    keys = {}
+    for name in ("classic", "thousand"):
+        v = PRESETS[name]
+        tb = compile_variant(v)
+        for hands in (a, b):
+            h1, h2 = np.array([to_masks(hand_counts(h)) for h in hands]).T
+            keys[name, hands is a] = rel_key(h1, h2, 0, tb.point_class)
+        values = [naive_double_dummy(h, [], 0, "H", v) for h in (a, b)]
+        assert [double_dummy([" ".join(x) for x in h], "H", 0, v).values for h in (a, b)] == values
+        assert (values[0]["AS"] == values[1]["TS"]) == (name == "classic")
+    assert keys["classic", True] == keys["classic", False]
+    assert keys["thousand", True] != keys["thousand", False]
 
 
 def test_double_dummy_checks_its_input():

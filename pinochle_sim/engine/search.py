@@ -6,11 +6,20 @@ The value of a position is the points the side ``max_team`` takes from the curre
 cards already on the table included) to the end of the hand, last-trick bonus included. The
 search is alpha-beta on that value, iterative (an explicit stack, so it compiles to one cached
 function), driven by MTD(f): null-window searches that close in on the value, every probe reusing
-the bounds the earlier ones left in a transposition table. It has
+the bounds the earlier ones left in a transposition table. It is compiled without reference
+counting (``bjit``, as the hand kernels are): each step takes a view of its stack, which would
+otherwise cost two atomic counter updates, and made the search two to three times slower. It has
 
-* a transposition table of bounds at the start of each trick, keyed (Zobrist) by every seat's
-  remaining cards and the leader, in buckets of two (one entry kept for the deepest position,
-  one for the latest), with the lead that settled a position tried first on the next visit;
+* a transposition table of bounds at the start of each trick, in buckets of two (one entry kept
+  for the deepest position, one for the latest), with the lead that settled a position tried
+  first on the next visit. Where some ranks are worth alike (``classic``'s A, 10 and K) it is
+  keyed by relative rank (:func:`rel_key`): each suit as the kinds still out, in order, each by
+  who holds its copies and what it is worth, and the leader. Once cards are gone, positions that
+  differ only in which ranks of a worth are left (an ace where a ten was, the other ace and both
+  tens played) share one entry: their values are equal, as the rules read only the order of the
+  cards and their points. Where every rank has its own worth (``thousand``) that key names each
+  card, so the cheaper Zobrist key (each seat's cards and the leader, kept up to date as cards
+  are played) serves;
 * equivalent cards merged: identical copies are one kind already, and two legal cards of one suit
   in one hand are one move when no card still in another hand or on the table ranks from the one
   to the other (their own ranks included: of two identical cards the first played wins) and they
@@ -30,8 +39,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._numba import ijit, njit
-from .play import RANK, SUIT, beats, legal_mask, lsb, put_back, suit_mask, take, trick_step
+from .._numba import bjit, ijit, njit
+from .play import ABOVE, RANK, SUIT, beats, legal_mask, lsb, popcount, put_back, suit_mask, take, trick_step
 from .variants import R
 
 INF = 1 << 30
@@ -58,8 +67,9 @@ class Position(NamedTuple):
 
 class Space(NamedTuple):
     """The search's memory: the transposition table (keys, lower and upper bounds, the lead that
-    settled each position or -1, its cards left), the stack (frames, move lists, keys), one
-    level per card still to play, and the root's move order."""
+    settled each position as a relative place (:func:`rel_place`) or -1, its cards left), the
+    stack (frames, move lists, the key of each trick start), one level per card still to play,
+    and the root's move order."""
     tt_key: np.ndarray
     tt_lo: np.ndarray
     tt_hi: np.ndarray
@@ -125,6 +135,59 @@ def hands_key(h1, h2):
             if (h2[s] >> k) & 1:
                 x ^= _card_key(s, k, True)
     return x
+
+
+@ijit
+def _mix(x):
+    """A 64-bit word scrambled (SplitMix64's finaliser)."""
+    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return x ^ (x >> np.uint64(31))
+
+
+@ijit
+def rel_key(h1, h2, leader, pclass):
+    """The key of a trick start by relative rank: the kinds still out in each suit, in order,
+    each by who holds its copies and its point class (``pclass[rank]``), and the leader. Two
+    positions with one key are one position but for the names of the ranks, so they have one
+    value (and a lead in one is a lead in the other: :func:`rel_card`)."""
+    out = 0
+    for s in range(h1.shape[0]):
+        out |= h1[s]
+    x = _mix(np.uint64(leader + 1))
+    for suit in range(4):
+        rest = out & suit_mask(suit)
+        y = np.uint64(suit + 1)
+        while rest:
+            k = lsb(rest)
+            rest &= rest - 1
+            own = 0
+            for s in range(h1.shape[0]):
+                own = own * 3 + ((h1[s] >> k) & 1) + ((h2[s] >> k) & 1)
+            y = y * np.uint64(0x100000001B3) + np.uint64(own * 8 + pclass[RANK[k]])
+        x ^= _mix(y + np.uint64(suit) * np.uint64(0x9E3779B97F4A7C15))
+    return x
+
+
+@ijit
+def rel_place(h1, card):
+    """``card``'s place among the kinds of its suit still out (suit * 8 + place)."""
+    out = 0
+    for s in range(h1.shape[0]):
+        out |= h1[s]
+    return SUIT[card] * 8 + popcount(out & ABOVE[card])
+
+
+@ijit
+def rel_card(h1, place):
+    """The kind at ``place`` (from :func:`rel_place`) in hands ``h1``, or -1."""
+    out = 0
+    for s in range(h1.shape[0]):
+        out |= h1[s]
+    x = out & suit_mask(place >> 3)
+    for _ in range(place & 7):
+        x &= x - 1
+    return lsb(x) if x else -1
 
 
 @ijit
@@ -212,7 +275,7 @@ def sure_trump_points(h1, h2, trump, points, team, side, others):
     return total
 
 
-@njit
+@bjit
 def search(h1, h2, pos, alpha, beta, trump, max_team, tb, sp):
     """The points side ``max_team`` takes from position ``pos`` (hands ``h1``/``h2``, restored)
     to the end of the hand under variant ``tb``, within the window (``alpha``, ``beta``),
@@ -224,7 +287,12 @@ def search(h1, h2, pos, alpha, beta, trump, max_team, tb, sp):
     players = h1.shape[0]
     last = rules[R.last_trick]
     mask = np.uint64(tt_key.shape[0] - 1)
-    ks[0] = hands_key(h1, h2)
+    pclass = tb.point_class
+    relative = False  # some ranks worth alike: keys by relative rank (else each card's word)
+    for r in range(6):
+        relative |= pclass[r] != r
+    if not relative:
+        ks[0] = hands_key(h1, h2)
     f = fr[0]
     f[F_SEAT], f[F_J], f[F_LEAD], f[F_WIN], f[F_WS], f[F_TABLE] = seat, j, lead, win, win_seat, table
     f[F_POT], f[F_CARDS], f[F_LEFT], f[F_ALPHA], f[F_BETA] = pot, cards, left, alpha, beta
@@ -265,8 +333,13 @@ def search(h1, h2, pos, alpha, beta, trump, max_team, tb, sp):
                     high = f[F_LEFT] + last - sure_trump_points(h1, h2, trump, points, team, max_team, True)
                     if high <= alpha:
                         ret = high
+                        done = True
             if not done and j == 0:
-                key = ks[d] ^ _Z[192 + seat]
+                if relative:
+                    key = rel_key(h1, h2, seat, pclass)
+                    ks[d] = key
+                else:
+                    key = ks[d] ^ _Z[192 + seat]
                 e = np.int64(key & mask)  # a bucket of two: one kept for the deepest, one for the last
                 if tt_key[e] != key:
                     e ^= 1
@@ -281,7 +354,7 @@ def search(h1, h2, pos, alpha, beta, trump, max_team, tb, sp):
                     else:
                         alpha = max(alpha, lo)
                         beta = min(beta, hi)
-                        first = tt_move[e]
+                        first = rel_card(h1, tt_move[e]) if tt_move[e] >= 0 else -1
             if done:
                 if d == 0:
                     return ret
@@ -319,7 +392,8 @@ def search(h1, h2, pos, alpha, beta, trump, max_team, tb, sp):
             f[F_CARD] = card
             two = take(h1, h2, seat, card)
             f[F_TWO] = two
-            ks[d + 1] = ks[d] ^ _card_key(seat, card, two)
+            if not relative:
+                ks[d + 1] = ks[d] ^ _card_key(seat, card, two)
             pts = points[RANK[card]]
             g = fr[d + 1]
             g[F_CARDS] = f[F_CARDS] - 1
@@ -342,7 +416,7 @@ def search(h1, h2, pos, alpha, beta, trump, max_team, tb, sp):
         best = f[F_BEST]  # every move tried, or a cut-off
         if f[F_J] == 0:
             cards = f[F_CARDS]
-            key = ks[d] ^ _Z[192 + f[F_SEAT]]
+            key = ks[d] if relative else ks[d] ^ _Z[192 + f[F_SEAT]]
             e = np.int64(key & mask) & ~1
             if tt_key[e] != key:
                 if tt_key[e + 1] == key:
@@ -358,11 +432,11 @@ def search(h1, h2, pos, alpha, beta, trump, max_team, tb, sp):
                 tt_hi[e] = min(tt_hi[e], best)
             elif best >= f[F_B0]:
                 tt_lo[e] = max(tt_lo[e], best)
-                tt_move[e] = f[F_BESTCARD]
+                tt_move[e] = rel_place(h1, f[F_BESTCARD])
             else:
                 tt_lo[e] = best
                 tt_hi[e] = best
-                tt_move[e] = f[F_BESTCARD]
+                tt_move[e] = rel_place(h1, f[F_BESTCARD])
         ret = best
         if d == 0:
             return ret
@@ -380,7 +454,7 @@ def point_unit(points, last):
     return max(unit, 1)
 
 
-@njit
+@bjit
 def mtd(h1, h2, pos, lower, upper, guess, unit, trump, max_team, tb, sp):
     """The exact value of position ``pos`` (see ``search``), known to lie in [``lower``, ``upper``],
     by null-window probes (MTD(f)): the first asks whether it reaches ``guess``; each next probe
@@ -402,7 +476,7 @@ def mtd(h1, h2, pos, lower, upper, guess, unit, trump, max_team, tb, sp):
     return lower
 
 
-@njit
+@bjit
 def solve_moves(h1, h2, pos, exact, trump, tb, out, sp):
     """The value of position ``pos`` for the side of its seat to play; ``out[kind]`` receives each
     legal card's value (-1: not a legal card). With ``exact`` every value is exact; without it

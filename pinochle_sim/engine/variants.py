@@ -584,6 +584,7 @@ class Tables(NamedTuple):
     suit_cross: np.ndarray   # int32[4, suit configs]: the melds across suits a suit's cards allow
     cross_meld: np.ndarray   # int32[2 ** (COPIES * melds across suits)]: their value (melds.cross_tables)
     card_points: np.ndarray  # int32[6]: A T K Q J 9
+    point_class: np.ndarray  # int64[6]: per rank, the highest rank worth as many points
     rules: np.ndarray        # int64[len(RULE_FIELDS)]: choices as their index in CHOICES
     team: np.ndarray         # int64[players]: the side each seat plays for
     partner: np.ndarray      # int64[players]: the seat across, or -1 without partners
@@ -608,7 +609,8 @@ def compile_variant(v: Variant) -> Tables:
     rules = np.array([as_int(name) for name in RULE_FIELDS], np.int64)
     seats = range(v.players)
     return Tables(mv, mode, v.extra_king_queen, inst, suit_meld, suit_cross, cross_meld,
-                  np.asarray(v.card_points, np.int32), rules,
+                  np.asarray(v.card_points, np.int32), np.array([v.card_points.index(p) for p in v.card_points]),
+                  rules,
                   np.array([v.team(p) for p in seats], np.int64),
                   np.array([-1 if v.partner(p) is None else v.partner(p) for p in seats], np.int64))
 

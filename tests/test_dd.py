@@ -63,21 +63,24 @@ def test_positions_that_shared_a_table_key():
 def test_positions_one_relative_key_holds():
     """The table is keyed by relative rank (issue 36): with the other ace and both tens of spades
     gone, an ace of spades where a ten was is the same position in classic (both worth one
-    point; one key, one value), not in thousand (eleven against ten)."""
+    point; one key, one value), not in thousand (eleven against ten); so are both aces in one
+    hand and its ace and ten."""
     a = [["AS", "QS", "9H"], ["KS", "JH", "AD"], ["JS", "TH", "KD"], ["9S", "QH", "AC"]]
     b = [["TS" if c == "AS" else c for c in h] for h in a]
-    keys = {}
+    # both aces of spades in one hand, or its ace and ten (the others played): a group of two
+    c = [["AS", "AS", "9H"], ["KS", "JH", "AD"], ["JS", "TH", "KD"], ["9S", "QH", "AC"]]
+    d = [["AS", "TS", "9H"], ["KS", "JH", "AD"], ["JS", "TH", "KD"], ["9S", "QH", "AC"]]
     for name in ("classic", "thousand"):
         v = PRESETS[name]
         tb = compile_variant(v)
-        for hands in (a, b):
-            h1, h2 = np.array([to_masks(hand_counts(h)) for h in hands]).T
-            keys[name, hands is a] = rel_key(h1, h2, 0, tb.point_class)
-        values = [naive_double_dummy(h, [], 0, "H", v) for h in (a, b)]
-        assert [double_dummy([" ".join(x) for x in h], "H", 0, v).values for h in (a, b)] == values
-        assert (values[0]["AS"] == values[1]["TS"]) == (name == "classic")
-    assert keys["classic", True] == keys["classic", False]
-    assert keys["thousand", True] != keys["thousand", False]
+        for one, other, card in ((a, b, "TS"), (c, d, "AS")):
+            keys = []
+            for hands in (one, other):
+                h1, h2 = np.array([to_masks(hand_counts(h)) for h in hands]).T
+                keys.append(rel_key(h1, h2, 0, tb.point_class))
+            values = [naive_double_dummy(h, [], 0, "H", v) for h in (one, other)]
+            assert [double_dummy([" ".join(x) for x in h], "H", 0, v).values for h in (one, other)] == values
+            assert (values[0]["AS"] == values[1][card]) == (keys[0] == keys[1]) == (name == "classic")
 
 
 def test_double_dummy_checks_its_input():

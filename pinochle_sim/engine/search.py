@@ -14,10 +14,11 @@ otherwise cost two atomic counter updates, and made the search two to three time
   for the deepest position, one for the latest), with the lead that settled a position tried
   first on the next visit. Where some ranks are worth alike (``classic``'s A, 10 and K) it is
   keyed by relative rank (:func:`rel_key`): each suit as the kinds still out, in order, each by
-  who holds its copies and what it is worth, and the leader. Once cards are gone, positions that
+  who holds its copies and what it is worth, and the leader, with cards in a row that one seat
+  holds alone and that are worth alike counted as a group. Once cards are gone, positions that
   differ only in which ranks of a worth are left (an ace where a ten was, the other ace and both
-  tens played) share one entry: their values are equal, as the rules read only the order of the
-  cards and their points. Where every rank has its own worth (``thousand``) that key names each
+  tens played; both aces in one hand, or its ace and ten) share one entry: their values are
+  equal, as the rules read only the order of the cards and their points. Where every rank has its own worth (``thousand``) that key names each
   card, so the cheaper Zobrist key (each seat's cards and the leader, kept up to date as cards
   are played) serves;
 * equivalent cards merged: identical copies are one kind already, and two legal cards of one suit
@@ -148,9 +149,12 @@ def _mix(x):
 @ijit
 def rel_key(h1, h2, leader, pclass):
     """The key of a trick start by relative rank: the kinds still out in each suit, in order,
-    each by who holds its copies and its point class (``pclass[rank]``), and the leader. Two
-    positions with one key are one position but for the names of the ranks, so they have one
-    value (and a lead in one is a lead in the other: :func:`rel_card`)."""
+    each by who holds its copies and its point class (``pclass[rank]``), and the leader; kinds
+    in a row that one seat holds alone, alike in worth, count as one group of so many cards (no
+    other seat's card ranks between them, and a seat never plays two cards to one trick, so
+    they are as good as one another). Two positions with one key are one position but for the
+    names of the ranks, so they have one value (and a lead in one is a lead in the other, or
+    as good: :func:`rel_card`)."""
     out = 0
     for s in range(h1.shape[0]):
         out |= h1[s]
@@ -158,13 +162,37 @@ def rel_key(h1, h2, leader, pclass):
     for suit in range(4):
         rest = out & suit_mask(suit)
         y = np.uint64(suit + 1)
+        run = 0  # cards in a row held by one seat, alike in worth: (seat, class) and how many
+        run_of = -1
         while rest:
             k = lsb(rest)
             rest &= rest - 1
             own = 0
+            holders = 0
+            sole = 0
+            copies = 0
             for s in range(h1.shape[0]):
-                own = own * 3 + ((h1[s] >> k) & 1) + ((h2[s] >> k) & 1)
-            y = y * np.uint64(0x100000001B3) + np.uint64(own * 8 + pclass[RANK[k]])
+                c = ((h1[s] >> k) & 1) + ((h2[s] >> k) & 1)
+                own = own * 3 + c
+                if c:
+                    holders += 1
+                    sole = s
+                    copies = c
+            of = sole * 8 + pclass[RANK[k]]
+            if holders == 1 and of == run_of:
+                run += copies
+                continue
+            if run:
+                y = y * np.uint64(0x100000001B3) + np.uint64(1000 + run_of * 64 + run)
+            if holders == 1:
+                run_of = of
+                run = copies
+            else:
+                run_of = -1
+                run = 0
+                y = y * np.uint64(0x100000001B3) + np.uint64(own * 8 + pclass[RANK[k]])
+        if run:
+            y = y * np.uint64(0x100000001B3) + np.uint64(1000 + run_of * 64 + run)
         x ^= _mix(y + np.uint64(suit) * np.uint64(0x9E3779B97F4A7C15))
     return x
 

@@ -18,9 +18,9 @@ otherwise cost two atomic counter updates, and made the search two to three time
   holds alone and that are worth alike counted as a group. Once cards are gone, positions that
   differ only in which ranks of a worth are left (an ace where a ten was, the other ace and both
   tens played; both aces in one hand, or its ace and ten) share one entry: their values are
-  equal, as the rules read only the order of the cards and their points. Where every rank has its own worth (``thousand``) that key names each
-  card, so the cheaper Zobrist key (each seat's cards and the leader, kept up to date as cards
-  are played) serves;
+  equal, as the rules read only the order of the cards and their points. Where every rank has
+  its own worth (``thousand``) that key names each card, so the cheaper Zobrist key (each seat's
+  cards and the leader, kept up to date as cards are played) serves;
 * equivalent cards merged: identical copies are one kind already, and two legal cards of one suit
   in one hand are one move when no card still in another hand or on the table ranks from the one
   to the other (their own ranks included: of two identical cards the first played wins) and they

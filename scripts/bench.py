@@ -1,6 +1,7 @@
 """Speed of the kernels, on one thread and on all cores; writes results/bench.json.
 
     python scripts/bench.py [--deals N] [--repeat R] [--json]
+    python scripts/bench.py --only-dd      # the double-dummy figures alone, the others kept
 
 Each figure is the best of ``--repeat`` rounds after a warm-up (compile) run, in deals per
 second; a round times every kernel once, in turn. The kernels stream: they reduce to a checksum

@@ -80,6 +80,7 @@ class Space(NamedTuple):
     moves: np.ndarray
     keys: np.ndarray
     order: np.ndarray
+    nodes: np.ndarray
 
 
 @ijit
@@ -94,7 +95,7 @@ def new_space(cards_left):
     return Space(np.zeros(n, np.uint64), np.empty(n, np.int32), np.empty(n, np.int32), np.empty(n, np.int8),
                  np.zeros(n, np.int8), np.full((cards_left + 1, N_FIELDS), -1, np.int64),
                  np.zeros((cards_left + 1, 24), np.int64), np.zeros(cards_left + 1, np.uint64),
-                 np.empty(24, np.int64))
+                 np.empty(24, np.int64), np.zeros(200, np.int64))
 
 
 @ijit
@@ -105,7 +106,7 @@ def fresh_space(sp, cards_left):
     n = _table_size(cards_left)
     m = cards_left + 1
     out = Space(sp.tt_key[:n], sp.tt_lo[:n], sp.tt_hi[:n], sp.tt_move[:n], sp.tt_depth[:n], sp.frames[:m],
-                sp.moves[:m], sp.keys[:m], sp.order)
+                sp.moves[:m], sp.keys[:m], sp.order, sp.nodes)
     out.tt_key[:] = 0
     out.tt_depth[:] = 0
     out.frames[:] = -1
@@ -310,7 +311,7 @@ def search(h1, h2, pos, alpha, beta, trump, max_team, tb, sp):
     fail-soft: a value at or below ``alpha`` is an upper bound, at or above ``beta`` a lower
     bound. ``sp``: the :class:`Space` (its table carries over between calls on one hand)."""
     rules, points, team = tb.rules, tb.card_points, tb.team
-    tt_key, tt_lo, tt_hi, tt_move, tt_depth, fr, mv, ks, _ = sp
+    tt_key, tt_lo, tt_hi, tt_move, tt_depth, fr, mv, ks, _, nodes = sp
     seat, j, lead, win, win_seat, table, pot, cards, left = pos
     players = h1.shape[0]
     last = rules[R.last_trick]
@@ -331,6 +332,7 @@ def search(h1, h2, pos, alpha, beta, trump, max_team, tb, sp):
         f = fr[d]
         if entering:
             seat, j, cards = f[F_SEAT], f[F_J], f[F_CARDS]
+            nodes[0] += 1
             alpha, beta = f[F_ALPHA], f[F_BETA]
             done = False
             if cards == 0:
@@ -489,10 +491,12 @@ def mtd(h1, h2, pos, lower, upper, guess, unit, trump, max_team, tb, sp):
     lies one step past the bound the last one returned, the step (from ``unit``, the granularity
     of the points) doubling while the probes keep failing the same way."""
     b = min(max(guess, lower + 1), upper)
+    sp.nodes[1] += 1
     step = unit
     way = 0
     while lower < upper:
         g = search(h1, h2, pos, b - 1, b, trump, max_team, tb, sp)
+        sp.nodes[2] += 1
         now = -1 if g < b else 1
         if now < 0:
             upper = g
@@ -545,6 +549,7 @@ def solve_moves(h1, h2, pos, exact, trump, tb, out, sp):
             if v > best:  # beats the best so far: by how much
                 v = gain + mtd(h1, h2, child, v - gain, top, v - gain + unit, unit, trump, max_team, tb, sp)
         put_back(h1, h2, seat, card, two)
+        sp.nodes[10 + m] = sp.nodes[0]
         out[card] = v
         if v > best:
             best = v

@@ -12,10 +12,9 @@ import pinochle_sim as ps
 from pinochle_sim.engine.cards import hand_counts
 from pinochle_sim.engine.play import to_masks
 from pinochle_sim.engine.search import rel_key
-from pinochle_sim.engine.variants import compile_variant
+from pinochle_sim.engine.variants import PRESETS, compile_variant
 from pinochle_sim.studies.dd import double_dummy, trick_value
 from pinochle_sim.studies.records import hands_at
-from pinochle_sim.engine.variants import PRESETS
 
 
 def endgame(v, rng, tricks):

@@ -80,7 +80,6 @@ class Space(NamedTuple):
     moves: np.ndarray
     keys: np.ndarray
     order: np.ndarray
-    nodes: np.ndarray
 
 
 @ijit
@@ -95,7 +94,7 @@ def new_space(cards_left):
     return Space(np.zeros(n, np.uint64), np.empty(n, np.int32), np.empty(n, np.int32), np.empty(n, np.int8),
                  np.zeros(n, np.int8), np.full((cards_left + 1, N_FIELDS), -1, np.int64),
                  np.zeros((cards_left + 1, 24), np.int64), np.zeros(cards_left + 1, np.uint64),
-                 np.empty(24, np.int64), np.zeros(200, np.int64))
+                 np.empty(24, np.int64))
 
 
 @ijit
@@ -106,7 +105,7 @@ def fresh_space(sp, cards_left):
     n = _table_size(cards_left)
     m = cards_left + 1
     out = Space(sp.tt_key[:n], sp.tt_lo[:n], sp.tt_hi[:n], sp.tt_move[:n], sp.tt_depth[:n], sp.frames[:m],
-                sp.moves[:m], sp.keys[:m], sp.order, sp.nodes)
+                sp.moves[:m], sp.keys[:m], sp.order)
     out.tt_key[:] = 0
     out.tt_depth[:] = 0
     out.frames[:] = -1
@@ -148,6 +147,15 @@ def _mix(x):
 
 
 @ijit
+def _still_out(h1):
+    """The kinds some hand of ``h1`` still holds (a mask)."""
+    out = 0
+    for s in range(h1.shape[0]):
+        out |= h1[s]
+    return out
+
+
+@ijit
 def rel_key(h1, h2, leader, pclass):
     """The key of a trick start by relative rank: the kinds still out in each suit, in order,
     each by who holds its copies and its point class (``pclass[rank]``), and the leader; kinds
@@ -156,9 +164,7 @@ def rel_key(h1, h2, leader, pclass):
     they are as good as one another). Two positions with one key are one position but for the
     names of the ranks, so they have one value (and a lead in one is a lead in the other, or
     as good: :func:`rel_card`)."""
-    out = 0
-    for s in range(h1.shape[0]):
-        out |= h1[s]
+    out = _still_out(h1)
     x = _mix(np.uint64(leader + 1))
     for suit in range(4):
         rest = out & suit_mask(suit)
@@ -201,19 +207,13 @@ def rel_key(h1, h2, leader, pclass):
 @ijit
 def rel_place(h1, card):
     """``card``'s place among the kinds of its suit still out (suit * 8 + place)."""
-    out = 0
-    for s in range(h1.shape[0]):
-        out |= h1[s]
-    return SUIT[card] * 8 + popcount(out & ABOVE[card])
+    return SUIT[card] * 8 + popcount(_still_out(h1) & ABOVE[card])
 
 
 @ijit
 def rel_card(h1, place):
     """The kind at ``place`` (from :func:`rel_place`) in hands ``h1``, or -1."""
-    out = 0
-    for s in range(h1.shape[0]):
-        out |= h1[s]
-    x = out & suit_mask(place >> 3)
+    x = _still_out(h1) & suit_mask(place >> 3)
     for _ in range(place & 7):
         x &= x - 1
     return lsb(x) if x else -1
@@ -311,7 +311,7 @@ def search(h1, h2, pos, alpha, beta, trump, max_team, tb, sp):
     fail-soft: a value at or below ``alpha`` is an upper bound, at or above ``beta`` a lower
     bound. ``sp``: the :class:`Space` (its table carries over between calls on one hand)."""
     rules, points, team = tb.rules, tb.card_points, tb.team
-    tt_key, tt_lo, tt_hi, tt_move, tt_depth, fr, mv, ks, _, nodes = sp
+    tt_key, tt_lo, tt_hi, tt_move, tt_depth, fr, mv, ks, _ = sp
     seat, j, lead, win, win_seat, table, pot, cards, left = pos
     players = h1.shape[0]
     last = rules[R.last_trick]
@@ -332,7 +332,6 @@ def search(h1, h2, pos, alpha, beta, trump, max_team, tb, sp):
         f = fr[d]
         if entering:
             seat, j, cards = f[F_SEAT], f[F_J], f[F_CARDS]
-            nodes[0] += 1
             alpha, beta = f[F_ALPHA], f[F_BETA]
             done = False
             if cards == 0:
@@ -491,12 +490,10 @@ def mtd(h1, h2, pos, lower, upper, guess, unit, trump, max_team, tb, sp):
     lies one step past the bound the last one returned, the step (from ``unit``, the granularity
     of the points) doubling while the probes keep failing the same way."""
     b = min(max(guess, lower + 1), upper)
-    sp.nodes[1] += 1
     step = unit
     way = 0
     while lower < upper:
         g = search(h1, h2, pos, b - 1, b, trump, max_team, tb, sp)
-        sp.nodes[2] += 1
         now = -1 if g < b else 1
         if now < 0:
             upper = g
@@ -549,7 +546,6 @@ def solve_moves(h1, h2, pos, exact, trump, tb, out, sp):
             if v > best:  # beats the best so far: by how much
                 v = gain + mtd(h1, h2, child, v - gain, top, v - gain + unit, unit, trump, max_team, tb, sp)
         put_back(h1, h2, seat, card, two)
-        sp.nodes[10 + m] = sp.nodes[0]
         out[card] = v
         if v > best:
             best = v

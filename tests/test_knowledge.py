@@ -113,7 +113,7 @@ def test_worlds_drawn_with_infer_agree_with_the_meld_shown(name):
     some plain draws disagree (the check has work to do); the draws with ``infer`` agree."""
     v = variant(name)
     tb = compile_variant(v)
-    sc = new_scratch(v.players, -1)
+    sc = new_scratch(v.players, v.teams, -1)
     plain, bad, kept = 0, 0, 0
     for rec in records(v, 8, seed=3, policy="contract"):
         if rec["bidder"] is None:
@@ -234,32 +234,92 @@ def test_draws_follow_the_exact_count(name):
         assert abs(got.get(key, 0) / n - p) < 4.5 * math.sqrt(p * (1 - p) / n) + 1e-9
 
 
+def _taken(rec, v, cards):
+    """int64[3, sides]: each side's points, tricks and counters before the trick in which
+    ``cards`` cards are still in the hands (the bid winner's discard's points counted where they
+    count)."""
+    tb = compile_variant(v)
+    team = np.zeros((3, v.teams), np.int64)
+    if v.discard_counts:
+        team[0, tb.team[rec["bidder"]]] = sum(tb.card_points[k % 6] for k in parse_cards(" ".join(rec["discard"])))
+    for t in rec["tricks"][:(v.players * v.hand_size - cards) // v.players]:
+        team[:, tb.team[t["winner"]]] += (t["points"], 1, any(tb.card_points[k % 6] for k in parse_cards(
+            " ".join(c for c in t["cards"] if c))))
+    return team
+
+
 @pytest.mark.parametrize("name", list(PRESETS))
-def test_sampling_player_reads_no_hidden_card(name):
+def test_playing_for_the_score_values_the_last_card_at_the_hand_score(name):
+    """The last card of a hand hides nothing, so its one world is the real one: with
+    ``objective=score`` it is worth the hand's score for its side less the others' (their mean,
+    times sides - 1) as the hand kernel scored it, the three-hand bid winner's discard counted
+    from what its seat may know; with ``objective=points``, the points its side took in the
+    trick."""
+    v = PRESETS[name]
+    tb = compile_variant(v)
+    seats = v.players
+    checked = 0
+    for rec in records(v, 20, seed=3, policy="contract"):
+        if rec["bidder"] is None:
+            continue
+        seen, hands, seat, j, lead, win, trump, p1, p2 = list(_replay(rec, v))[-1]
+        trick = rec["tricks"][-1]
+        if v.teams == 3 and trick["winner"] not in (seat, rec["bidder"]):
+            continue  # the search gives the seat's points alone: the rest go to the bid winner
+        played = [parse_cards(c)[0] for c in trick["cards"] if c]
+        card = played[-1]
+        on_table = played[:-1]
+        me = tb.team[seat]
+        h1, h2 = np.zeros(seats, np.int64), np.zeros(seats, np.int64)
+        h1[seat] = 1 << card
+        win_seat = (trick["leader"] + on_table.index(win)) % seats
+        pos = Position(seat, j, lead, win, win_seat, sum(1 << k for k in set(on_table)),
+                       sum(tb.card_points[k % 6] for k in on_table), 1, tb.card_points[card % 6])
+        score = np.array(rec["score"])
+        for objective, want in (("score", (v.teams - 1) * score[me] - (score.sum() - score[me])),
+                                ("points", trick["points"] * (tb.team[trick["winner"]] == me))):
+            row = policy_row(f"pimc:worlds=1,objective={objective}")[1]
+            hs = Hands(h1.copy(), h2.copy(), seen, np.zeros(seats, np.int64), np.zeros(24, np.int64))
+            sc = new_scratch(seats, v.teams, seats * v.hand_size)
+            other = 1 << (card ^ 1)  # a second card, not held (valued -1), so that the seat is asked
+            pimc_card(hs, pos, p1, p2, 1 << card | other, card, trump, tb.team[rec["bidder"]], 4, tb, *row[1:],
+                      _taken(rec, v, seats), np.uint64(1), sc)
+            assert sc.sums[card] == want, (name, rec["deal"], objective)
+        checked += 1
+    assert checked >= 5
+
+
+@pytest.mark.parametrize("objective", ["points", "score"])
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_sampling_player_reads_no_hidden_card(name, objective):
     """The same seat, cards and knowledge with every card it cannot see dealt otherwise among the
     other seats and, in three-hand, the discard: the same values of every card, the same card and
     the same random state. The
     position's points still to take are summed from the hands as dealt, as the trick loop sums
     them (issue 33: in three-hand that sum told the seats the discard's points), and a false sum
-    changes nothing either: the sampling player counts them in each world it draws."""
+    changes nothing either: the sampling player counts them in each world it draws. Playing for
+    the score, it reads each side's points so far, which in three-hand hold the bid winner's
+    discard: a false figure there changes nothing either."""
     v = PRESETS[name]
     tb = compile_variant(v)
     seats = v.players
     rec = next(r for r in records(v, 30, seed=8, policy="contract") if r["bidder"] is not None)
     discard = hand_counts(" ".join(rec.get("discard", [])))
+    bt = tb.team[rec["bidder"]]
     positions = list(_replay(rec, v))
     rng = np.random.default_rng(5)
     for seen, hands, seat, j, lead, win, trump, p1, p2 in positions[8:-4 * seats:9] + positions[-4 * seats:]:
         cards = int(hands.sum())
+        team = _taken(rec, v, cards)
         legal = legal_mask(to_masks(hands[seat])[0], j, max(lead, 0), win, trump, v.must_head, v.must_trump,
                            v.must_overtrump)
         prefer = int(legal & -legal).bit_length() - 1
-        row = policy_row("pimc:worlds=8")[1]
+        row = policy_row(f"pimc:worlds=8,objective={objective}")[1]
         hidden = [k for q in range(seats) if q != seat for k in range(24) for _ in range(hands[q, k])]
         if seat != rec["bidder"]:  # the discard is hidden from all but the bid winner
             hidden += [k for k in range(24) for _ in range(discard[k])]
         picks = []
-        for shuffle in range(4):  # the last: the real layout, with a false count of the points to take
+        for shuffle in range(4):  # the last: the real layout, with false counts of the points
             dealt = hands.copy()
             order = np.array(hidden, np.int64)
             order = rng.permutation(order) if shuffle else order
@@ -269,16 +329,19 @@ def test_sampling_player_reads_no_hidden_card(name):
                     dealt[q] = np.bincount(order[at:at + hands[q].sum()], minlength=24)
                     at += hands[q].sum()
             left = int(sum(dealt[q, k] * tb.card_points[k % 6] for q in range(seats) for k in range(24)))
+            taken = team.copy()
             if shuffle == 3:
                 dealt, left = hands.copy(), 0
+                if v.discard_counts:  # the bid winner's points so far hold its discard's
+                    taken[0, bt] += 17
             pos = Position(seat, j, max(lead, 0), win, -1 if j == 0 else (seat - 1) % seats, 0, 0, cards, left)
             h1, h2 = np.zeros(seats, np.int64), np.zeros(seats, np.int64)
             for q in range(seats):
                 h1[q], h2[q] = to_masks(dealt[q])
             hs = Hands(h1, h2, seen, np.zeros(seats, np.int64), np.zeros(24, np.int64))
-            sc = new_scratch(seats, seats * v.hand_size)
-            state, card = pimc_card(hs, pos, p1, p2, legal, prefer, trump, tb.team[rec["bidder"]], 4, tb, row[1],
-                                    row[2], row[3], np.uint64(7), sc)
+            sc = new_scratch(seats, v.teams, seats * v.hand_size)
+            state, card = pimc_card(hs, pos, p1, p2, legal, prefer, trump, bt, 4, tb, row[1], row[2], row[3],
+                                    row[4], taken, np.uint64(7), sc)
             picks.append((int(state), int(card), tuple(sc.sums)))  # every card's value, not only the pick
         assert picks[0] == picks[1] == picks[2] == picks[3], (name, seat, j, cards)
         assert legal >> picks[0][1] & 1
@@ -288,11 +351,14 @@ def test_policy_specs():
     assert policy_row("pimc")[0] == "pimc"
     assert policy_row("pimc:worlds=80")[0] == "pimc:worlds=80"
     spec, row = policy_row("pimc:dd=2,worlds=10")
-    assert spec == "pimc:worlds=10,dd=2" and list(row) == [3, 10, 2, 0]
+    assert spec == "pimc:worlds=10,dd=2" and list(row) == [3, 10, 2, 0, 0]
     spec, row = policy_row("pimc:infer=1")
-    assert spec == "pimc:infer=1" and list(row) == [3, 40, 3, 1]
+    assert spec == "pimc:infer=1" and list(row) == [3, 40, 3, 1, 0]
+    spec, row = policy_row("pimc:objective=score,infer=0")
+    assert spec == "pimc:objective=score" and list(row) == [3, 40, 3, 0, 1]
     for bad, says in (("greedy", "unknown play policy"), ("pimc:depth=3", "unknown option 'depth'"),
                       ("pimc:worlds=0", "whole number from 1 to 10000"), ("heuristic:worlds=3", "takes none"),
-                      ("pimc:infer=2", "whole number from 0 to 1")):
+                      ("pimc:infer=2", "whole number from 0 to 1"),
+                      ("pimc:objective=tricks", "objective is one of points, score")):
         with pytest.raises(ValueError, match=says):
             policy_row(bad)

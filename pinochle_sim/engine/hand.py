@@ -133,14 +133,14 @@ def workspace(tb, max_calls, search):
                       np.zeros(seats, np.int64), np.zeros(N_KINDS, np.int64)),
                 np.zeros(seats, np.bool_), new_pass_scratch(),
                 np.empty((seats + 1, N_KINDS), np.int8), np.empty((seats, 4), np.int32),
-                _sampling_scratch(seats, search))
+                _sampling_scratch(seats, sides, search))
 
 
 @njit
-def _sampling_scratch(seats, search):
+def _sampling_scratch(seats, sides, search):
     if search is None:
         return None
-    return new_scratch(seats, search)
+    return new_scratch(seats, sides, search)
 
 
 @njit

@@ -34,9 +34,10 @@ from typing import NamedTuple
 import numpy as np
 
 from .._numba import bjit, ijit, njit
-from .cards import COPIES, N_KINDS
+from .cards import COPIES, N_KINDS, NINE
 from .deal import next64
 from .meld import hand_meld_all_trumps, meld_used
+from .melds import DIX
 from .play import ABOVE, SUIT, beats, suit_mask
 from .variants import R
 
@@ -60,6 +61,7 @@ class Seen(NamedTuple):
     contract: np.ndarray  # int64[3]: the bid, the declaring side and the meld it banks (if it takes a trick)
     played: np.ndarray    # int8[seats, 24]: the cards each seat has played
     shown: np.ndarray     # int64[seats]: the meld each seat laid down, in trump (-1: none shown, playing 1000)
+    dix: np.ndarray       # int64[seats]: what its nines of trump were worth of that (shown, so public)
 
 
 class Sampler(NamedTuple):
@@ -77,7 +79,8 @@ class Sampler(NamedTuple):
 def new_seen(seats):
     return Seen(np.zeros((seats, seats + 1, N_KINDS), np.int8), np.zeros((seats, seats + 1), np.int64),
                 np.zeros((seats, N_KINDS), np.int8), np.zeros(seats + 1, np.int64), np.zeros(seats + 1, np.int64),
-                np.zeros(3, np.int64), np.zeros((seats, N_KINDS), np.int8), np.zeros(seats, np.int64))
+                np.zeros(3, np.int64), np.zeros((seats, N_KINDS), np.int8), np.zeros(seats, np.int64),
+                np.zeros(seats, np.int64))
 
 
 @njit
@@ -95,7 +98,7 @@ def start_seen(seen, hands, melds, trump, bidder, passes, tb, bid, side_meld, hi
     back) or the bid winner's discard (row 0), the contract. ``used``: int64[24] scratch."""
     rules = tb.rules
     seats = rules[R.players]
-    known, kmask, ksum, forbid, size, contract, played, shown = seen
+    known, kmask, ksum, forbid, size, contract, played, shown, dix = seen
     known[:] = 0
     forbid[:] = 0
     played[:] = 0
@@ -111,6 +114,7 @@ def start_seen(seen, hands, melds, trump, bidder, passes, tb, bid, side_meld, hi
                     known[o, q, k] = used[k]
         size[q] = n
         shown[q] = -1 if tb.team[q] == hidden else melds[q, trump]  # its hand's meld, in full
+        dix[q] = 0 if tb.team[q] == hidden else tb.meld_values[DIX, hands[q, 6 * trump + NINE]]
     kitty = rules[R.kitty]
     size[seats] = kitty
     for j in range(kitty):

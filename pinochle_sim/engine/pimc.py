@@ -11,8 +11,15 @@ world:
   (``search.solve_moves``, exact for every card, one table for all the worlds of the decision);
 * before that, by a rollout: the card, then every seat playing the plain heuristic to the end.
 
-It plays the card with the most points for its side on average over the worlds (ties: the card
-the contract-aware heuristic would play, else the lowest kind). Every card is valued on the same
+It plays the card worth most on average over the worlds (ties: the card the contract-aware
+heuristic would play, else the lowest kind). A card is worth the points its side takes from there
+on (``objective=points``) or, with ``objective=score``, where the decision is solved double dummy
+the hand's score for its side less the other sides' (meld, trick points, made or set, under the
+variant's scoring): every seat playing perfectly in a world maximises its score exactly as it
+maximises its points, the score rising with the points, so each world's exact points become
+its score, and averaging scores over the worlds weighs the chance to make or set the contract.
+The rollouts value points under either objective: their heuristic play is too rough a guide to
+whether the contract makes (docs/card-play.md has the measurements). Every card is valued on the same
 worlds. It reads nothing of the real hands but its own: the points still to take, which bound the
 search, are counted in each world (in three-hand the real figure would tell the other seats the
 discard's points). Costs are in docs/card-play.md.
@@ -29,11 +36,16 @@ from .knowledge import Sampler, agrees_with_meld, draw, new_sampler, prepare
 from .play import (ALL, RANK, choose_follow, choose_lead, legal_mask, lsb, partner_safe, popcount, take,
                    trick_step)
 from .search import Position, fresh_space, in_hands, new_space, solve_moves
+from .scoring import score_hand
 from .variants import R
 
 WORLDS = 40     # default worlds a decision
 DD_TRICKS = 3   # default tricks left (the current one counted) from which worlds are solved double dummy
 INFER = 0       # default: worlds drawn from the cards alone, not checked against the meld not shown
+#: What a card is worth in a world: the points its side takes from there on, or the hand's score.
+OBJECTIVES = ("points", "score")
+POINTS, SCORE = range(len(OBJECTIVES))
+OBJECTIVE = POINTS  # default
 #: Draws of a world that must agree with the meld shown before the last is taken as it is.
 MAX_DRAWS = 1000
 
@@ -51,39 +63,50 @@ class Scratch(NamedTuple):
     space: tuple         # search.Space: for the decisions solved double dummy
     hand: np.ndarray     # int64[24]: a meld hand, for the check against the meld shown
     melds: np.ndarray    # int64[4]: its meld in every trump
+    fut: np.ndarray      # int64[3, sides]: what each side takes from a position on (``rollout``)
+    tot: np.ndarray      # int64[3, sides]: and in the whole hand
+    smeld: np.ndarray    # int64[sides]: each side's meld shown, and its nines of trump's part
+    sdix: np.ndarray
+    out: np.ndarray      # int64[sides]: each side's score for the hand
 
 
 @njit
-def new_scratch(seats, search_cards):
+def new_scratch(seats, sides, search_cards):
     """A :class:`Scratch`; ``search_cards``: the most cards left when a decision is solved
     double dummy (-1: never, no search table)."""
     return Scratch(new_sampler(), np.zeros(seats, np.int64), np.zeros(seats, np.int64), np.zeros(seats, np.int64),
                    np.zeros(seats, np.int64), np.zeros(N_KINDS, np.int64), np.zeros(N_KINDS, np.float64),
-                   new_space(search_cards), np.zeros(N_KINDS, np.int64), np.zeros(4, np.int64))
+                   new_space(search_cards), np.zeros(N_KINDS, np.int64), np.zeros(4, np.int64),
+                   np.zeros((3, sides), np.int64), np.zeros((3, sides), np.int64), np.zeros(sides, np.int64),
+                   np.zeros(sides, np.int64), np.zeros(sides, np.int64))
 
 
 @njit
-def rollout(h1, h2, pos, p1, p2, trump, bidder_team, draw_trump_min, max_team, tb):
-    """The points side ``max_team`` takes from position ``pos`` (the cards on the table included)
-    to the end when every seat plays the plain heuristic; ``h1``/``h2`` are spent."""
+def rollout(h1, h2, pos, first, p1, p2, trump, bidder_team, draw_trump_min, tb, fut):
+    """Play from position ``pos`` to the end, ``first`` the card of its seat to play, then every
+    seat the plain heuristic; ``h1``/``h2`` are spent. ``fut[0..2, side]`` receive what each side
+    takes from ``pos`` on (the cards on the table included): points, tricks and tricks with a
+    counter (a trick worth card points; the scoring reads only whether a side has one)."""
     rules, points, team, partner = tb.rules, tb.card_points, tb.team, tb.partner
     seats = h1.shape[0]
     seat, j, lead, win, win_seat, _, pot, cards, _ = pos
-    got = 0
+    fut[:] = 0
+    card = first
     while cards > 0:
-        unseen = ALL & ~(h2[seat] | p2 | (h1[seat] & p1))
-        if j == 0:
-            card = choose_lead(h1[seat], h2[seat], unseen, trump, team[seat] == bidder_team, points,
-                               draw_trump_min, 0)
-        else:
-            legal = legal_mask(h1[seat], j, lead, win, trump, rules[R.must_head], rules[R.must_trump],
-                               rules[R.must_overtrump])
-            last = j == seats - 1
-            if not legal & (legal - 1):  # one legal card
-                card = lsb(legal)
+        if card < 0:
+            unseen = ALL & ~(h2[seat] | p2 | (h1[seat] & p1))
+            if j == 0:
+                card = choose_lead(h1[seat], h2[seat], unseen, trump, team[seat] == bidder_team, points,
+                                   draw_trump_min, 0)
             else:
-                card = choose_follow(legal, unseen, trump, last, win,
-                                     partner_safe(unseen, last, win, win_seat == partner[seat]), points)
+                legal = legal_mask(h1[seat], j, lead, win, trump, rules[R.must_head], rules[R.must_trump],
+                                   rules[R.must_overtrump])
+                last = j == seats - 1
+                if not legal & (legal - 1):  # one legal card
+                    card = lsb(legal)
+                else:
+                    card = choose_follow(legal, unseen, trump, last, win,
+                                         partner_safe(unseen, last, win, win_seat == partner[seat]), points)
         take(h1, h2, seat, card)
         bit = 1 << card
         if p1 & bit:
@@ -92,25 +115,28 @@ def rollout(h1, h2, pos, p1, p2, trump, bidder_team, draw_trump_min, max_team, t
         lead, win, win_seat = trick_step(card, seat, j, lead, win, win_seat, trump)
         pot += points[RANK[card]]
         cards -= 1
+        card = -1
         if j == seats - 1:
-            if cards == 0:
-                pot += rules[R.last_trick]
-            if team[win_seat] == max_team:
-                got += pot
+            side = team[win_seat]
+            fut[0, side] += pot + (rules[R.last_trick] if cards == 0 else 0)
+            fut[1, side] += 1
+            fut[2, side] += pot > 0
             seat, j, pot = win_seat, 0, 0
         else:
             seat = seat + 1 if seat + 1 < seats else 0
             j += 1
-    return got
 
 
 @njit
 def pimc_card(hs, pos, p1, p2, legal, prefer, trump, bidder_team, draw_trump_min, tb, worlds, dd_tricks, infer,
-              state, sc):
+              objective, team, state, sc):
     """The sampling player's card for the seat of ``pos``: from ``hs`` (``tricks.Hands``) it
     reads only that seat's hand (``h1[seat]``/``h2[seat]``) and what the seat knows (``seen``);
-    ``legal`` its legal kinds, ``prefer`` the card a tie goes to. Returns ``(state, card)``; card
-    -1 if what the seat knows admits no layout (never, when ``seen`` was kept from the real play)."""
+    ``legal`` its legal kinds, ``prefer`` the card a tie goes to; ``objective`` an index into
+    :data:`OBJECTIVES`; ``team[0..2, side]`` the points, tricks and counters each side has taken
+    (the bid winner's points in three-hand include its discard's, which only it has seen: they
+    are read only through what the seat may know). Returns ``(state, card)``; card -1 if what the
+    seat knows admits no layout (never, when ``seen`` was kept from the real play)."""
     h1, h2, seen = hs.h1, hs.h2, hs.seen
     seat = pos.seat
     if popcount(legal) == 1:
@@ -119,43 +145,83 @@ def pimc_card(hs, pos, p1, p2, legal, prefer, trump, bidder_team, draw_trump_min
     if prepare(seen, seat, own1, own2, p1, p2, sc.sampler) <= 0.0:
         return state, -1
     seats = h1.shape[0]
-    wh1, wh2, r1, r2, values, sums = sc.h1, sc.h2, sc.r1, sc.r2, sc.values, sc.sums
+    wh1, wh2, r1, r2, values, sums, fut = sc.h1, sc.h2, sc.r1, sc.r2, sc.values, sc.sums, sc.fut
     sums[:] = 0.0
-    team = tb.team
-    max_team = team[seat]
+    me = tb.team[seat]
     points = tb.card_points
-    if (pos.cards + pos.j) // seats <= dd_tricks:
-        sp = fresh_space(sc.space, pos.cards)  # one table for every world: its keys hold every hand
-        for _ in range(worlds):
-            state = draw_world(seen, seat, own1, own2, state, trump, tb, infer, sc)
-            solve_moves(wh1, wh2, _in_world(pos, wh1, wh2, points), True, trump, tb, values, sp)
-            _add(legal, values, sums)
-        return state, _best(legal, sums, prefer)
+    solved = (pos.cards + pos.j) // seats <= dd_tricks
+    by_score = objective == SCORE and solved
+    sp = fresh_space(sc.space, pos.cards) if solved else sc.space  # one table for every world
+    if by_score:
+        sc.smeld[:] = 0
+        sc.sdix[:] = 0
+        for q in range(seats):
+            sc.smeld[tb.team[q]] += max(seen.shown[q], 0)
+            sc.sdix[tb.team[q]] += seen.dix[q]
     for _ in range(worlds):
         state = draw_world(seen, seat, own1, own2, state, trump, tb, infer, sc)
-        left = _in_world(pos, wh1, wh2, points).left
+        wpos = _in_world(pos, wh1, wh2, points)
+        if solved:
+            solve_moves(wh1, wh2, wpos, True, trump, tb, values, sp)
         x = legal
         while x:
             card = lsb(x)
             x &= x - 1
-            copy_into(r1, wh1)
-            copy_into(r2, wh2)
-            take(r1, r2, seat, card)
-            pts = points[RANK[card]]
-            lead, win, win_seat = trick_step(card, seat, pos.j, pos.lead, pos.win, pos.win_seat, trump)
-            bit = 1 << card
-            if pos.j == seats - 1:
-                taken = pos.pot + pts + (tb.rules[R.last_trick] if pos.cards == 1 else 0)
-                gain = taken if team[win_seat] == max_team else 0
-                child = Position(win_seat, 0, 0, -1, -1, 0, 0, pos.cards - 1, left - pts)
-            else:
-                gain = 0
-                child = Position(seat + 1 if seat + 1 < seats else 0, pos.j + 1, lead, win, win_seat,
-                                 pos.table | bit, pos.pot + pts, pos.cards - 1, left - pts)
-            values[card] = gain + rollout(r1, r2, child, p1 | bit, p2 | (p1 & bit), trump, bidder_team,
-                                          draw_trump_min, max_team, tb)
-        _add(legal, values, sums)
+            if not solved:
+                copy_into(r1, wh1)
+                copy_into(r2, wh2)
+                rollout(r1, r2, wpos, card, p1, p2, trump, bidder_team, draw_trump_min, tb, fut)
+                values[card] = fut[0, me]
+            if by_score:
+                _split(values[card], me, wpos, seen, tb, fut)
+                values[card] = _score(me, fut, team, wpos, seen, tb, sc)
+            sums[card] += values[card]
     return state, _best(legal, sums, prefer)
+
+
+@njit
+def _split(v, me, pos, seen, tb, fut):
+    """``fut`` (as :func:`rollout` fills it) when side ``me`` takes ``v`` of the points still to
+    take from ``pos``, double dummy: the rest goes to the other side (three-hand: to the bid winner
+    when ``me`` is not it, as the search's two other seats play together against ``me``; else to
+    the next seat), and a side taking points is counted as taking a trick with a counter (the
+    search counts points only)."""
+    sides = fut.shape[1]
+    fut[:] = 0
+    fut[0, me] = v
+    bt = seen.contract[1]
+    other = 1 - me if sides == 2 else (bt if me != bt else (me + 1) % sides)
+    fut[0, other] = pos.pot + pos.left + tb.rules[R.last_trick] - v
+    for s in range(sides):
+        fut[1, s] = fut[0, s] > 0
+        fut[2, s] = fut[0, s] > 0
+
+
+@njit
+def _score(me, fut, team, pos, seen, tb, sc):
+    """Side ``me``'s score for the hand less the other sides' mean (times sides - 1, to stay
+    whole; ``scoring.score_hand``) when each side takes ``fut`` on top of ``team``, the sides'
+    meld shown in ``sc.smeld``/``sc.sdix``. The bid
+    winner's points so far where its discard counts (three-hand) are what the seat may know:
+    every point not in the hands of ``pos``'s world, on the table or taken by another side."""
+    rules, tot, out = tb.rules, sc.tot, sc.out
+    sides = out.shape[0]
+    bid, bt = seen.contract[0], seen.contract[1]
+    for i in range(3):
+        for s in range(sides):
+            tot[i, s] = team[i, s] + fut[i, s]
+    if rules[R.discard_counts]:
+        rest = 0
+        for s in range(sides):
+            if s != bt:
+                rest += team[0, s]
+        tot[0, bt] = rules[R.trick_total] - rules[R.last_trick] - pos.left - pos.pot - rest + fut[0, bt]
+    score_hand(bt, bid, sc.smeld, sc.sdix, tot[0], tot[1], tot[2], rules, out)
+    v = (sides - 1) * out[me]
+    for s in range(sides):
+        if s != me:
+            v -= out[s]
+    return v
 
 
 @njit
@@ -178,15 +244,6 @@ def _in_world(pos, h1, h2, points):
     seen, and a world with another discard holds other points."""
     return Position(pos.seat, pos.j, pos.lead, pos.win, pos.win_seat, pos.table, pos.pot, pos.cards,
                     in_hands(h1, h2, points)[1])
-
-
-@njit
-def _add(legal, values, sums):
-    x = legal
-    while x:
-        card = lsb(x)
-        x &= x - 1
-        sums[card] += values[card]
 
 
 @njit

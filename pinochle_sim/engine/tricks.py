@@ -17,9 +17,10 @@ playing by its card-play policy:
   ``min_tricks``); else it plays its least card;
 * ``pimc``: the sampling player (``pimc``), its worlds and double-dummy depth per seat.
 
-A policy is a row of ``policy`` (int64[seats, 4]): its code, and for ``pimc`` the worlds a
-decision, the tricks left from which it solves them double dummy and whether its worlds must
-agree with the meld not laid down (``infer``).
+A policy is a row of ``policy`` (int64[seats, 5]): its code, and for ``pimc`` the worlds a
+decision, the tricks left from which it solves them double dummy, whether its worlds must
+agree with the meld not laid down (``infer``) and what it plays for (``objective``: the points
+its side takes, or the hand's score).
 """
 from __future__ import annotations
 
@@ -31,7 +32,7 @@ from .._numba import bjit, njit
 from ..specs import split_spec
 from .cards import COPIES
 from .knowledge import may_hold, observe, pool_of
-from .pimc import DD_TRICKS, INFER, WORLDS, pimc_card
+from .pimc import DD_TRICKS, INFER, OBJECTIVE, OBJECTIVES, WORLDS, pimc_card
 from .play import (ABOVE, ALL, RANK, SUIT, cheaper, beats, choose_follow, choose_lead, legal_mask, lsb, msb,
                    partner_safe, pick_random, popcount, suit_mask, take, to_masks, trick_step)
 from .search import Position
@@ -43,12 +44,12 @@ RANDOM, HEURISTIC, CONTRACT, PIMC = range(len(POLICIES))
 #: hands can afford (``results/play_strength.md``).
 DEFAULT_POLICY = "contract"
 #: Policy options (``pimc:worlds=30,dd=5``) and their defaults, as columns 1.. of a policy row.
-POLICY_OPTIONS = {"pimc": {"worlds": WORLDS, "dd": DD_TRICKS, "infer": INFER}}
+POLICY_OPTIONS = {"pimc": {"worlds": WORLDS, "dd": DD_TRICKS, "infer": INFER, "objective": OBJECTIVE}}
 MAX_TRICKS = 16  # room in a hand record for the longest hand (15 tricks in three-hand)
 #: The values each option takes: 10,000 worlds a decision is already hours for a few hundred
 #: deals; double dummy from more tricks left than a hand has (up to 20, a double-deck hand's)
 #: is the whole hand.
-POLICY_RANGES = {"pimc": {"worlds": (1, 10_000), "dd": (0, 20), "infer": (0, 1)}}
+POLICY_RANGES = {"pimc": {"worlds": (1, 10_000), "dd": (0, 20), "infer": (0, 1), "objective": OBJECTIVES}}
 TRUMPS_IN_DECK = 6 * COPIES
 
 
@@ -287,7 +288,8 @@ def play_tricks(hands, leader, trump, bidder_team, tb, policy, draw_trump_min, s
                 if code == PIMC and sitter < 0:
                     if sc is not None:  # (a branch numba drops when no seat samples)
                         state, c = pimc_card(hs, pos, p1, p2, legal, card, trump, bidder_team, draw_trump_min,
-                                             tb, policy[seat, 1], policy[seat, 2], policy[seat, 3], state, sc)
+                                             tb, policy[seat, 1], policy[seat, 2], policy[seat, 3], policy[seat, 4],
+                                             team, state, sc)
                         card = c if c >= 0 else card
             if knows:
                 observe(seen, seat, card, j, lead, win, trump, rules)
@@ -330,13 +332,25 @@ def policy_row(name: str) -> tuple[str, np.ndarray]:
         if key not in known:
             raise ValueError(f"unknown option {key!r} of play policy {base!r}"
                              + (f"; valid: {', '.join(known)}" if known else "; it takes none"))
-        low, high = POLICY_RANGES[base][key]
+        allowed = POLICY_RANGES[base][key]
+        if isinstance(allowed[0], str):  # named choices
+            if val not in allowed:
+                raise ValueError(f"play policy option {key} is one of {', '.join(allowed)}")
+            values[key] = allowed.index(val)
+            continue
+        low, high = allowed
         if val is None or not val.strip().isdigit() or not low <= int(val) <= high:
             raise ValueError(f"play policy option {key} needs a whole number from {low} to {high}")
         values[key] = int(val)
-    spec = base + (":" + ",".join(f"{k}={v}" for k, v in values.items() if v != known[k])
+    spec = base + (":" + ",".join(f"{k}={_option_text(base, k, v)}" for k, v in values.items() if v != known[k])
                    if any(values[k] != known[k] for k in known) else "")
     row = np.zeros(1 + max(len(o) for o in POLICY_OPTIONS.values()), np.int64)
     row[0] = POLICIES.index(base)
     row[1:1 + len(values)] = list(values.values())
     return spec, row
+
+
+def _option_text(policy: str, key: str, value: int) -> str:
+    """An option's value as written: a number, or the name of a choice."""
+    allowed = POLICY_RANGES[policy][key]
+    return allowed[value] if isinstance(allowed[0], str) else str(value)

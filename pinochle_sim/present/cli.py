@@ -20,7 +20,7 @@ from ..engine.auction import AuctionError
 from ..engine.cards import DECK_SIZE, CardError, hand_counts
 from ..files import STREAMS, atomic_write, is_special, sidecar
 from ..runs import ClusterError
-from ..engine.tricks import DEFAULT_POLICY, POLICIES, POLICY_OPTIONS, policy_row
+from ..engine.tricks import DEFAULT_POLICY, POLICIES, POLICY_RANGES, policy_row
 from ..studies.strategies import DEFAULT_BIDDING, DEFAULT_BIDDING_ALONE, StrategyError, strategy
 from ..engine.variants import DEFAULT, PRESETS, SEED, VariantError, format_value, variant
 
@@ -732,7 +732,8 @@ def _policy(text: str) -> str:
 
 
 POLICY_HELP = (f"card-play policy: {', '.join(POLICIES)} (default {DEFAULT_POLICY}); pimc takes "
-               + ",".join(f"{k}=N" for k in POLICY_OPTIONS["pimc"]) + " (e.g. pimc:worlds=80)")
+               + ",".join(f"{k}=" + ("|".join(r) if isinstance(r[0], str) else "N")
+                          for k, r in POLICY_RANGES["pimc"].items()) + " (e.g. pimc:worlds=80)")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,6 +1,7 @@
 """How strong each card-play policy is, per variant: writes ``results/play_strength.md`` (and
-``.json``). Usage: ``python scripts/play_strength.py [--deals N] [--gap-deals N] [--variants V ...]``
-(``--variants``: measure only those, keeping the other variants' rows of the JSON file).
+``.json``). Usage: ``python scripts/play_strength.py [--deals N] [--gap-deals N] [--variants V ...] [--policies P ...]``
+(``--variants``: measure only those, keeping the other variants' rows of the JSON file;
+``--policies``: likewise only the rows those policies play in).
 
 Two measures. Against double dummy: each deal is bid (each variant's default bidding) and played
 by one policy at every seat; the same deal is then solved with every seat playing perfectly with
@@ -39,19 +40,32 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--out", default=str(OUT))
     p.add_argument("--variants", nargs="+", choices=VARIANTS, default=list(VARIANTS),
                    help="measure these only; the other variants' rows are kept from the JSON file")
+    p.add_argument("--policies", nargs="+", choices=POLICIES, default=list(POLICIES),
+                   help="measure only the rows these policies play in; the others are kept from the JSON file")
     args = p.parse_args(argv)
     kept = {"against_double_dummy": [], "head_to_head": []}
-    if set(args.variants) != set(VARIANTS):
+    if set(args.variants) != set(VARIANTS) or set(args.policies) != set(POLICIES):
         kept = json.loads(Path(args.out).with_suffix(".json").read_text())
-    order = {v: i for i, v in enumerate(VARIANTS)}
+    pairs = [(a, b) for b, a in itertools.combinations(POLICIES, 2)]
+
+    def measured(*policies: str) -> bool:
+        return any(pol in args.policies for pol in policies)
+
+    def place(r: dict) -> tuple[int, int]:
+        """Where a row goes: by variant, then by policy (gaps) or pair (head to head)."""
+        base = r["policy"].split(":")[0]
+        at = pairs.index((base, r["against"].split(":")[0])) if "against" in r else GAP_POLICIES.index(base)
+        return VARIANTS.index(r["variant"]), at
 
     def merged(key: str, new: list[dict]) -> list[dict]:
-        old = [r for r in kept[key] if r["variant"] not in args.variants]
-        return sorted(old + new, key=lambda r: order[r["variant"]])  # stable: each variant's rows in order
+        old = [r for r in kept[key] if r["variant"] not in args.variants
+               or not measured(r["policy"].split(":")[0], r.get("against", "").split(":")[0])]
+        return sorted(old + new, key=place)
 
     gaps = merged("against_double_dummy", [play_gap(v, args.gap_deals, args.seed, args.dd_from, policy=pol,
                                                     progress=True)
-                                           for v in VARIANTS if v in args.variants for pol in GAP_POLICIES])
+                                           for v in VARIANTS if v in args.variants for pol in GAP_POLICIES
+                                           if measured(pol)])
     lines = [
         "# Card play: the policies against double dummy and head to head",
         "",
@@ -59,7 +73,8 @@ def main(argv: list[str] | None = None) -> int:
         "and the cards played; `contract`, the same player knowing the melds laid down, the cards passed, "
         "the voids and failures to beat the play revealed and the contract (the default of every command); "
         "`pimc`, the sampling player at its defaults (40 worlds a decision, double dummy over the last 3 "
-        "tricks, rollouts by the heuristic before). Written by `scripts/play_strength.py`.",
+        "tricks playing for the hand's score, rollouts by the heuristic before). "
+        "Written by `scripts/play_strength.py`.",
         "",
         "## Against double dummy",
         "",
@@ -83,8 +98,7 @@ def main(argv: list[str] | None = None) -> int:
             f"| {_ci(r, 'gap')} | {r['mean_abs_gap']:.1f} "
             f"| {r['actual_above']:.0%} / {r['equal']:.0%} / {r['actual_below']:.0%} | {r['seconds']:.0f} |")
     duels = merged("head_to_head", [strength(v, a, b, args.deals, args.seed, dd_from=None, progress=True)
-                                    for v in VARIANTS if v in args.variants
-                                    for b, a in itertools.combinations(POLICIES, 2)])
+                                    for v in VARIANTS if v in args.variants for a, b in pairs if measured(a, b)])
     lines += [
         "",
         "## Head to head",

@@ -351,11 +351,13 @@ def test_policy_specs():
     assert policy_row("pimc")[0] == "pimc"
     assert policy_row("pimc:worlds=80")[0] == "pimc:worlds=80"
     spec, row = policy_row("pimc:dd=2,worlds=10")
-    assert spec == "pimc:worlds=10,dd=2" and list(row) == [3, 10, 2, 0, 0]
+    assert spec == "pimc:worlds=10,dd=2" and list(row) == [3, 10, 2, 0, 1]
     spec, row = policy_row("pimc:infer=1")
-    assert spec == "pimc:infer=1" and list(row) == [3, 40, 3, 1, 0]
+    assert spec == "pimc:infer=1" and list(row) == [3, 40, 3, 1, 1]
     spec, row = policy_row("pimc:objective=score,infer=0")
-    assert spec == "pimc:objective=score" and list(row) == [3, 40, 3, 0, 1]
+    assert spec == "pimc" and list(row) == [3, 40, 3, 0, 1]
+    spec, row = policy_row("pimc:objective=points")
+    assert spec == "pimc:objective=points" and list(row) == [3, 40, 3, 0, 0]
     for bad, says in (("greedy", "unknown play policy"), ("pimc:depth=3", "unknown option 'depth'"),
                       ("pimc:worlds=0", "whole number from 1 to 10000"), ("heuristic:worlds=3", "takes none"),
                       ("pimc:infer=2", "whole number from 0 to 1"),

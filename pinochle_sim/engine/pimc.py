@@ -45,7 +45,7 @@ INFER = 0       # default: worlds drawn from the cards alone, not checked agains
 #: What a card is worth in a world: the points its side takes from there on, or the hand's score.
 OBJECTIVES = ("points", "score")
 POINTS, SCORE = range(len(OBJECTIVES))
-OBJECTIVE = POINTS  # default
+OBJECTIVE = SCORE  # default
 #: Draws of a world that must agree with the meld shown before the last is taken as it is.
 MAX_DRAWS = 1000
 

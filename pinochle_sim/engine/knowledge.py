@@ -61,7 +61,7 @@ class Seen(NamedTuple):
     contract: np.ndarray  # int64[3]: the bid, the declaring side and the meld it banks (if it takes a trick)
     played: np.ndarray    # int8[seats, 24]: the cards each seat has played
     shown: np.ndarray     # int64[seats]: the meld each seat laid down, in trump (-1: none shown, playing 1000)
-    dix: np.ndarray       # int64[seats]: what its nines of trump were worth of that (shown, so public)
+    dix: np.ndarray       # int64[seats]: the part of ``shown`` its nines of trump make (public too)
 
 
 class Sampler(NamedTuple):

@@ -19,9 +19,9 @@ variant's scoring): every seat playing perfectly in a world maximises its score 
 maximises its points, the score rising with the points, so each world's exact points become
 its score, and averaging scores over the worlds weighs the chance to make or set the contract.
 The rollouts value points under either objective: their heuristic play is too rough a guide to
-whether the contract makes (docs/card-play.md has the measurements). Every card is valued on the same
-worlds. It reads nothing of the real hands but its own: the points still to take, which bound the
-search, are counted in each world (in three-hand the real figure would tell the other seats the
+whether the contract makes (docs/card-play.md). Every card is valued on the same worlds. It
+reads nothing of the real hands but its own: the points still to take, which bound the search,
+are counted in each world (in three-hand the real figure would tell the other seats the
 discard's points). Costs are in docs/card-play.md.
 """
 from __future__ import annotations
@@ -201,9 +201,9 @@ def _split(v, me, pos, seen, tb, fut):
 def _score(me, fut, team, pos, seen, tb, sc):
     """Side ``me``'s score for the hand less the other sides' mean (times sides - 1, to stay
     whole; ``scoring.score_hand``) when each side takes ``fut`` on top of ``team``, the sides'
-    meld shown in ``sc.smeld``/``sc.sdix``. The bid
-    winner's points so far where its discard counts (three-hand) are what the seat may know:
-    every point not in the hands of ``pos``'s world, on the table or taken by another side."""
+    meld shown in ``sc.smeld``/``sc.sdix``. The bid winner's points so far where its discard
+    counts (three-hand) are what the seat may know: every point not in the hands of ``pos``'s
+    world, on the table or taken by another side."""
     rules, tot, out = tb.rules, sc.tot, sc.out
     sides = out.shape[0]
     bid, bt = seen.contract[0], seen.contract[1]

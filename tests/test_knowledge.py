@@ -59,8 +59,8 @@ def _replay(rec, v):
     for r, (_, _, cards) in enumerate(rec["passes"]):
         passes[r, :len(cards)] = parse_cards(" ".join(cards))
     seen = new_seen(seats)
-    start_seen(seen, hands, meld_table(hands, v).astype(np.int32), trump, rec["bidder"], passes, tb, rec["bid"], 0,
-               -1, np.zeros(24, np.int64))
+    start_seen(seen, hands, meld_table(hands, v).astype(np.int32), trump, rec["bidder"], passes, tb, rec["bid"], -1,
+               np.zeros(24, np.int64))
     p1 = p2 = 0
     for t in rec["tricks"]:
         lead = win = -1

@@ -58,7 +58,7 @@ class Seen(NamedTuple):
     ksum: np.ndarray      # int8[seats, 24]: ``known[o]`` summed over the holders
     forbid: np.ndarray    # int64[seats + 1]: kinds each holder is known not to hold (public)
     size: np.ndarray      # int64[seats + 1]: cards each holder holds now (the discard: its size)
-    contract: np.ndarray  # int64[3]: the bid, the declaring side and the meld it banks (if it takes a trick)
+    contract: np.ndarray  # int64[2]: the bid and the declaring side
     played: np.ndarray    # int8[seats, 24]: the cards each seat has played
     shown: np.ndarray     # int64[seats]: the meld each seat laid down, in trump (-1: none shown, playing 1000)
     dix: np.ndarray       # int64[seats]: the part of ``shown`` its nines of trump make (public too)
@@ -79,7 +79,7 @@ class Sampler(NamedTuple):
 def new_seen(seats):
     return Seen(np.zeros((seats, seats + 1, N_KINDS), np.int8), np.zeros((seats, seats + 1), np.int64),
                 np.zeros((seats, N_KINDS), np.int8), np.zeros(seats + 1, np.int64), np.zeros(seats + 1, np.int64),
-                np.zeros(3, np.int64), np.zeros((seats, N_KINDS), np.int8), np.zeros(seats, np.int64),
+                np.zeros(2, np.int64), np.zeros((seats, N_KINDS), np.int8), np.zeros(seats, np.int64),
                 np.zeros(seats, np.int64))
 
 
@@ -91,7 +91,7 @@ def new_sampler():
 
 
 @njit
-def start_seen(seen, hands, melds, trump, bidder, passes, tb, bid, side_meld, hidden, used):
+def start_seen(seen, hands, melds, trump, bidder, passes, tb, bid, hidden, used):
     """``seen`` at the first lead: the melds laid down (not side ``hidden``'s: a side playing
     1000 shows none; ``melds``: each seat's meld in every trump, ``meld.hand_meld_all_trumps``
     of ``hands``), the cards passed (``passes``: row 0 the partner's to the bid winner, row 1
@@ -138,7 +138,6 @@ def start_seen(seen, hands, melds, trump, bidder, passes, tb, bid, side_meld, hi
                     kmask[o, q] |= 1 << k
     contract[0] = bid
     contract[1] = tb.team[bidder]
-    contract[2] = side_meld
 
 
 @ijit

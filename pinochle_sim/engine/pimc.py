@@ -63,8 +63,7 @@ class Scratch(NamedTuple):
     space: tuple         # search.Space: for the decisions solved double dummy
     hand: np.ndarray     # int64[24]: a meld hand, for the check against the meld shown
     melds: np.ndarray    # int64[4]: its meld in every trump
-    fut: np.ndarray      # int64[3, sides]: what each side takes from a position on (``rollout``)
-    tot: np.ndarray      # int64[3, sides]: and in the whole hand
+    tot: np.ndarray      # int64[3, sides]: each side's points, tricks and counters in the hand (``_score``)
     smeld: np.ndarray    # int64[sides]: each side's meld shown, and its nines of trump's part
     sdix: np.ndarray
     out: np.ndarray      # int64[sides]: each side's score for the hand
@@ -77,20 +76,19 @@ def new_scratch(seats, sides, search_cards):
     return Scratch(new_sampler(), np.zeros(seats, np.int64), np.zeros(seats, np.int64), np.zeros(seats, np.int64),
                    np.zeros(seats, np.int64), np.zeros(N_KINDS, np.int64), np.zeros(N_KINDS, np.float64),
                    new_space(search_cards), np.zeros(N_KINDS, np.int64), np.zeros(4, np.int64),
-                   np.zeros((3, sides), np.int64), np.zeros((3, sides), np.int64), np.zeros(sides, np.int64),
-                   np.zeros(sides, np.int64), np.zeros(sides, np.int64))
+                   np.zeros((3, sides), np.int64), np.zeros(sides, np.int64), np.zeros(sides, np.int64),
+                   np.zeros(sides, np.int64))
 
 
 @njit
-def rollout(h1, h2, pos, first, p1, p2, trump, bidder_team, draw_trump_min, tb, fut):
-    """Play from position ``pos`` to the end, ``first`` the card of its seat to play, then every
-    seat the plain heuristic; ``h1``/``h2`` are spent. ``fut[0..2, side]`` receive what each side
-    takes from ``pos`` on (the cards on the table included): points, tricks and tricks with a
-    counter (a trick worth card points; the scoring reads only whether a side has one)."""
+def rollout(h1, h2, pos, first, p1, p2, trump, bidder_team, draw_trump_min, max_team, tb):
+    """The points side ``max_team`` takes from position ``pos`` (the cards on the table included)
+    to the end when its seat to play plays ``first`` and then every seat the plain heuristic;
+    ``h1``/``h2`` are spent."""
     rules, points, team, partner = tb.rules, tb.card_points, tb.team, tb.partner
     seats = h1.shape[0]
     seat, j, lead, win, win_seat, _, pot, cards, _ = pos
-    fut[:] = 0
+    got = 0
     card = first
     while cards > 0:
         if card < 0:
@@ -117,14 +115,15 @@ def rollout(h1, h2, pos, first, p1, p2, trump, bidder_team, draw_trump_min, tb, 
         cards -= 1
         card = -1
         if j == seats - 1:
-            side = team[win_seat]
-            fut[0, side] += pot + (rules[R.last_trick] if cards == 0 else 0)
-            fut[1, side] += 1
-            fut[2, side] += pot > 0
+            if cards == 0:
+                pot += rules[R.last_trick]
+            if team[win_seat] == max_team:
+                got += pot
             seat, j, pot = win_seat, 0, 0
         else:
             seat = seat + 1 if seat + 1 < seats else 0
             j += 1
+    return got
 
 
 @njit
@@ -145,7 +144,7 @@ def pimc_card(hs, pos, p1, p2, legal, prefer, trump, bidder_team, draw_trump_min
     if prepare(seen, seat, own1, own2, p1, p2, sc.sampler) <= 0.0:
         return state, -1
     seats = h1.shape[0]
-    wh1, wh2, r1, r2, values, sums, fut = sc.h1, sc.h2, sc.r1, sc.r2, sc.values, sc.sums, sc.fut
+    wh1, wh2, r1, r2, values, sums = sc.h1, sc.h2, sc.r1, sc.r2, sc.values, sc.sums
     sums[:] = 0.0
     me = tb.team[seat]
     points = tb.card_points
@@ -170,52 +169,40 @@ def pimc_card(hs, pos, p1, p2, legal, prefer, trump, bidder_team, draw_trump_min
             if not solved:
                 copy_into(r1, wh1)
                 copy_into(r2, wh2)
-                rollout(r1, r2, wpos, card, p1, p2, trump, bidder_team, draw_trump_min, tb, fut)
-                values[card] = fut[0, me]
-            if by_score:
-                _split(values[card], me, wpos, seen, tb, fut)
-                values[card] = _score(me, fut, team, wpos, seen, tb, sc)
+                values[card] = rollout(r1, r2, wpos, card, p1, p2, trump, bidder_team, draw_trump_min, me, tb)
+            elif by_score:
+                values[card] = _score(values[card], me, team, wpos, seen, tb, sc)
             sums[card] += values[card]
     return state, _best(legal, sums, prefer)
 
 
 @njit
-def _split(v, me, pos, seen, tb, fut):
-    """``fut`` (as :func:`rollout` fills it) when side ``me`` takes ``v`` of the points still to
-    take from ``pos``, double dummy: the rest goes to the other side (three-hand: to the bid winner
-    when ``me`` is not it, as the search's two other seats play together against ``me``; else to
-    the next seat), and a side taking points is counted as taking a trick with a counter (the
-    search counts points only)."""
-    sides = fut.shape[1]
-    fut[:] = 0
-    fut[0, me] = v
-    bt = seen.contract[1]
-    other = 1 - me if sides == 2 else (bt if me != bt else (me + 1) % sides)
-    fut[0, other] = pos.pot + pos.left + tb.rules[R.last_trick] - v
-    for s in range(sides):
-        fut[1, s] = fut[0, s] > 0
-        fut[2, s] = fut[0, s] > 0
-
-
-@njit
-def _score(me, fut, team, pos, seen, tb, sc):
+def _score(v, me, team, pos, seen, tb, sc):
     """Side ``me``'s score for the hand less the other sides' mean (times sides - 1, to stay
-    whole; ``scoring.score_hand``) when each side takes ``fut`` on top of ``team``, the sides'
-    meld shown in ``sc.smeld``/``sc.sdix``. The bid winner's points so far where its discard
+    whole; ``scoring.score_hand``) when it takes ``v`` of the points still to take from ``pos``,
+    double dummy, on top of what each side took so far (``team``), the sides' meld shown in
+    ``sc.smeld``/``sc.sdix``. The rest of the points goes to the other side (three-hand: to the
+    bid winner when ``me`` is not it, as the search's two other seats play together against
+    ``me``; else to the next seat), and a side taking points is counted as taking a trick with a
+    counter (the search counts points only). The bid winner's points so far where its discard
     counts (three-hand) are what the seat may know: every point not in the hands of ``pos``'s
     world, on the table or taken by another side."""
     rules, tot, out = tb.rules, sc.tot, sc.out
     sides = out.shape[0]
     bid, bt = seen.contract[0], seen.contract[1]
+    other = 1 - me if sides == 2 else (bt if me != bt else (me + 1) % sides)
     for i in range(3):
         for s in range(sides):
-            tot[i, s] = team[i, s] + fut[i, s]
+            tot[i, s] = team[i, s]
     if rules[R.discard_counts]:
-        rest = 0
+        tot[0, bt] = rules[R.trick_total] - rules[R.last_trick] - pos.left - pos.pot
         for s in range(sides):
             if s != bt:
-                rest += team[0, s]
-        tot[0, bt] = rules[R.trick_total] - rules[R.last_trick] - pos.left - pos.pot - rest + fut[0, bt]
+                tot[0, bt] -= team[0, s]
+    for s, got in ((me, v), (other, pos.pot + pos.left + rules[R.last_trick] - v)):
+        tot[0, s] += got
+        tot[1, s] += got > 0
+        tot[2, s] += got > 0
     score_hand(bt, bid, sc.smeld, sc.sdix, tot[0], tot[1], tot[2], rules, out)
     v = (sides - 1) * out[me]
     for s in range(sides):

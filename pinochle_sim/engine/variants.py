@@ -609,8 +609,8 @@ def compile_variant(v: Variant) -> Tables:
     rules = np.array([as_int(name) for name in RULE_FIELDS], np.int64)
     seats = range(v.players)
     return Tables(mv, mode, v.extra_king_queen, inst, suit_meld, suit_cross, cross_meld,
-                  np.asarray(v.card_points, np.int32), np.array([v.card_points.index(p) for p in v.card_points]),
-                  rules,
+                  np.asarray(v.card_points, np.int32),
+                  np.array([v.card_points.index(p) for p in v.card_points], np.int64), rules,
                   np.array([v.team(p) for p in seats], np.int64),
                   np.array([-1 if v.partner(p) is None else v.partner(p) for p in seats], np.int64))
 

@@ -196,6 +196,26 @@ def popcount(typingctx, x):
     return x(x), codegen
 
 
+@intrinsic
+def store_word(typingctx, a, i, w):
+    """Store the 64-bit word ``w`` into bytes ``i .. i+7`` of the C-contiguous int8 array ``a``
+    (its elements in order, whatever its shape), as one unaligned store: what a view of ``a`` as
+    uint64 would do, without making the view (an array structure, and two atomic counter updates
+    where numba counts references)."""
+    if not (isinstance(a, types.Array) and a.dtype == types.int8 and a.layout == "C"
+            and isinstance(i, types.Integer) and isinstance(w, types.Integer)):
+        return None
+
+    def codegen(context, builder, signature, args):
+        arr, idx, val = args
+        data = context.make_array(signature.args[0])(context, builder, arr).data
+        at = builder.gep(data, [context.cast(builder, idx, signature.args[1], types.intp)])
+        word = context.cast(builder, val, signature.args[2], types.uint64)
+        builder.store(word, builder.bitcast(at, word.type.as_pointer()), align=1)
+        return context.get_dummy_value()
+    return types.void(a, i, w), codegen
+
+
 @ijit
 def copy_into(dst, src):
     """``dst[:] = src`` for 1-d arrays without the copy numba makes of a source that might

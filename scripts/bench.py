@@ -4,11 +4,12 @@
     python scripts/bench.py --only-dd      # the double-dummy figures alone, the others kept
 
 Each figure is the best of ``--repeat`` rounds after a warm-up (compile) run, in deals per
-second; a round times every kernel once, in turn. The kernels stream: they reduce to a checksum
-instead of storing hands, as long runs do.
-Beside the engine's figures it times simple reference kernels for the same work (``ref_*``) and
-writes the ratios (``*_vs_ref``), so the figures read against plain numba code on the same
-machine in the same run.
+second; a round times every kernel once, in turn, and ``rounds`` keeps the worst and the median
+round of each figure and of each ratio. The kernels stream: they reduce to a checksum instead of
+storing hands, as long runs do. Beside the engine's figures it times reference kernels for the
+same work (``ref_*``), written as plainly and as fast as we could, and writes the ratios
+(``*_vs_ref``), so the figures read against fast plain numba code on the same machine in the
+same rounds.
 """
 from __future__ import annotations
 
@@ -38,87 +39,129 @@ from pinochle_sim.engine.variants import compile_variant  # noqa: E402
 RESULTS = Path(__file__).resolve().parents[1] / "results" / "bench.json"
 
 
-@numba.njit(cache=True)
-def _corners(counts, tb, out):
-    """Two cells of the deal, so that dealing alone is not optimised away."""
-    return counts[0, 0] + counts[3, 23]
-
-
-@numba.njit(cache=True)
-def _best_melds(counts, tb, out):
-    """The four hands' meld in their best trump, by the engine's kernel."""
-    s = 0
-    for p in range(4):
-        hand_meld_all_trumps(counts[p], tb, out)
-        s += max(out[0], out[1], out[2], out[3])
-    return s
-
-
 # ------------------------------------------------------------------------------------------
-# The simple reference kernels: the same work written the straightforward way (one SplitMix64
-# word per card of the shuffle, meld counted combination by combination, a greedy trick play
-# over bit masks), so the engine's figures are read against what plain numba code does on the
-# same machine in the same run. They call no engine kernel.
+# The reference kernels: each stage written as plainly and as fast as we can, calling no engine
+# kernel, so that the engine's figures read against what simple numba code does on the same
+# machine in the same rounds. Dealing: one SplitMix64 word per deal to seed it and one per four
+# cards of a Fisher-Yates shuffle (16-bit multiply-shift draws, no rejection) of card ids
+# (copy c of kind k is k + 24 c), each hand gathered as one 48-bit mask and written as its count
+# vector three words at a time. Meld (classic): from the masks, each suit's meld read from two
+# tables by its 12 bits, the four arounds and the pinochle by bit operations. Play: seat 0 names
+# its best trump and every seat plays greedily over the masks (no auction, passing or scoring).
 
 _G = np.uint64(0x9E3779B97F4A7C15)
+_M16 = np.uint64(0xFFFF)
+_LOW24 = np.uint64(0xFFFFFF)
+_REF_IDS = np.array([k // 2 + 24 * (k % 2) for k in range(48)], np.int8)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _ref_mix(z):
     z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
     z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
     return z ^ (z >> np.uint64(31))
 
 
-@numba.njit(cache=True)
-def _ref_deal(seed, i, deck, counts):
-    """Fisher-Yates, one SplitMix64 word per card (32-bit multiply-shift, no rejection)."""
-    state = _ref_mix(np.uint64(seed) * _G + np.uint64(i))
+@numba.njit(cache=True, inline="always")
+def _ref_spread(x):
+    """The 8 bits of ``x`` as 8 bytes of 0 or 1."""
+    y = (x * np.uint64(0x0101010101010101)) & np.uint64(0x8040201008040201)
+    return (((y + np.uint64(0x7F7F7F7F7F7F7F7F)) | y) & np.uint64(0x8080808080808080)) >> np.uint64(7)
+
+
+@numba.njit(cache=True, inline="always")
+def _ref_deal(seed, i, deck, hands):
+    """Deal ``i`` of ``seed``: the four hands as masks of card ids into ``hands`` (uint64[4])."""
+    state = _ref_mix(seed * _G + np.uint64(i))
     for k in range(48):
-        deck[k] = k // 2
-    for j in range(47, 0, -1):
+        deck[k] = _REF_IDS[k]
+    j = 47
+    while j > 11:
         state += _G
-        r = np.int64(((_ref_mix(state) >> np.uint64(32)) * np.uint64(j + 1)) >> np.uint64(32))
-        t = deck[j]
-        deck[j] = deck[r]
-        deck[r] = t
-    counts[:] = 0
+        w = _ref_mix(state)
+        for _ in range(4):
+            r = ((w & _M16) * np.uint64(j + 1)) >> np.uint64(16)
+            w >>= np.uint64(16)
+            t = deck[j]
+            deck[j] = deck[r]
+            deck[r] = t
+            j -= 1
     for p in range(4):
+        h = np.uint64(0)
         for m in range(12 * p, 12 * p + 12):
-            counts[p, deck[m]] += 1
+            h |= np.uint64(1) << np.uint64(deck[m])
+        hands[p] = h
 
 
-@numba.njit(cache=True)
-def _ref_meld(c, t):
-    """Classic meld of count vector ``c`` with trump ``t``, combination by combination."""
-    total = 0
-    run = min(c[6 * t], c[6 * t + 1], c[6 * t + 2], c[6 * t + 3], c[6 * t + 4])
-    total += 1500 if run == 2 else 150 * run
+@numba.njit(cache=True, inline="always")
+def _ref_counts(hands, words):
+    """The count vectors (int8[4, 24] seen as uint64[12]) of the hands' masks."""
+    for p in range(4):
+        lo = hands[p] & _LOW24
+        hi = hands[p] >> np.uint64(24)
+        for q in range(3):
+            s = np.uint64(8 * q)
+            words[3 * p + q] = _ref_spread((lo >> s) & np.uint64(255)) + _ref_spread((hi >> s) & np.uint64(255))
+
+
+def _ref_suit_tables() -> tuple[np.ndarray, np.ndarray]:
+    """Classic meld within one suit, by its 12 bits (copy 0 of ranks A..9, then copy 1): as
+    trump (run, royal marriages beside it, dix) and as a plain suit (marriages)."""
+    trump = np.zeros(4096, np.int64)
+    plain = np.zeros(4096, np.int64)
+    for code in range(4096):
+        c = [(code >> r & 1) + (code >> (6 + r) & 1) for r in range(6)]
+        run = min(c[:5])
+        married = min(c[2], c[3])
+        trump[code] = (1500 if run == 2 else 150 * run) + 40 * (married - run) + 10 * c[5]
+        plain[code] = 20 * married
+    return trump, plain
+
+
+_REF_TRUMP, _REF_PLAIN = _ref_suit_tables()
+_REF_AROUND = np.array([100, 0, 80, 60, 40, 0], np.int64)  # aces, kings, queens, jacks around
+
+
+@numba.njit(cache=True, inline="always")
+def _ref_meld(h, out):
+    """Classic meld of the hand of card-id mask ``h`` in each trump, into ``out`` (int64[4])."""
+    lo = h & _LOW24
+    hi = h >> np.uint64(24)
+    h1 = lo | hi
+    h2 = lo & hi
+    base = 0
     for s in range(4):
-        m = min(c[6 * s + 2], c[6 * s + 3])
-        if s == t:
-            m -= run
-            total += 40 * m
-        else:
-            total += 20 * m
-    pin = min(c[3], c[16])
-    total += 300 if pin == 2 else 40 * pin
-    for r, single in ((0, 100), (2, 80), (3, 60), (4, 40)):
-        n = min(c[r], c[6 + r], c[12 + r], c[18 + r])
-        total += 10 * single if n == 2 else single * n
-    total += 10 * c[6 * t + 5]
-    return total
+        code = ((lo >> np.uint64(6 * s)) & np.uint64(63)) | (((hi >> np.uint64(6 * s)) & np.uint64(63)) << np.uint64(6))
+        base += _REF_PLAIN[code]
+        out[s] = _REF_TRUMP[code] - _REF_PLAIN[code]
+    a1 = h1 & (h1 >> np.uint64(6)) & (h1 >> np.uint64(12)) & (h1 >> np.uint64(18))
+    a2 = h2 & (h2 >> np.uint64(6)) & (h2 >> np.uint64(12)) & (h2 >> np.uint64(18))
+    for r in range(5):
+        if (a2 >> np.uint64(r)) & np.uint64(1):
+            base += 10 * _REF_AROUND[r]
+        elif (a1 >> np.uint64(r)) & np.uint64(1):
+            base += _REF_AROUND[r]
+    if (h2 >> np.uint64(3)) & (h2 >> np.uint64(16)) & np.uint64(1):  # Q of spades, J of diamonds
+        base += 300
+    elif (h1 >> np.uint64(3)) & (h1 >> np.uint64(16)) & np.uint64(1):
+        base += 40
+    for t in range(4):
+        out[t] += base
 
 
-@numba.njit(cache=True)
-def _ref_best_melds(counts, tb, out):
-    """The four hands' meld in their best trump, by :func:`_ref_meld`."""
+@numba.njit(cache=True, inline="always")
+def _corners(counts, tb, out):
+    """Two cells of the deal, so that dealing alone is not optimised away."""
+    return counts[0, 0] + counts[3, 23]
+
+
+@numba.njit(cache=True, inline="always")
+def _best_melds(counts, tb, out):
+    """The four hands' meld in their best trump, by the engine's kernel."""
     s = 0
     for p in range(4):
-        best = 0
-        for t in range(4):
-            best = max(best, _ref_meld(counts[p], t))
-        s += best
+        hand_meld_all_trumps(counts[p], tb, out)
+        s += max(out[0], out[1], out[2], out[3])
     return s
 
 
@@ -129,28 +172,35 @@ DEAL, DEAL_MELD, REF_DEAL, REF_DEAL_MELD = range(4)
 @numba.njit(cache=True, parallel=True)
 def _streamed(seed, n, tb, kind):
     """Deals ``0 .. n-1`` of ``seed``, each dealt and scored as ``kind`` says (the engine's
-    ``deal_one``, or the reference's; two cells of the deal, or the four hands' best meld),
+    ``deal_one`` or the reference's; two cells of the deal, or the four hands' best meld),
     summed. One kernel for the four (a branch a deal, always the same way): compiled once and
     cached, where a kernel per pair of functions could not be."""
     nb = (n + BLOCK - 1) // BLOCK
     acc = np.zeros(nb, np.int64)
     for b in prange(nb):
-        deck8 = np.empty(48, np.int8)
-        deck64 = np.empty(48, np.int64)
+        deck = np.empty(48, np.int8)
         counts = np.empty((4, 24), np.int8)
+        words = counts.reshape(96).view(np.uint64)
+        hands = np.empty(4, np.uint64)
         out = np.empty(4, np.int32)
+        melds = np.empty(4, np.int64)
         s = 0
         for d in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
-            if kind == DEAL or kind == DEAL_MELD:
-                deal_one(seed, d, deck8, counts)
-            else:
-                _ref_deal(seed, d, deck64, counts)
-            if kind == DEAL or kind == REF_DEAL:
+            if kind == DEAL:
+                deal_one(seed, d, deck, counts)
                 s += _corners(counts, tb, out)
             elif kind == DEAL_MELD:
+                deal_one(seed, d, deck, counts)
                 s += _best_melds(counts, tb, out)
+            elif kind == REF_DEAL:
+                _ref_deal(seed, d, deck, hands)
+                _ref_counts(hands, words)
+                s += counts[0, 0] + counts[3, 23]
             else:
-                s += _ref_best_melds(counts, tb, out)
+                _ref_deal(seed, d, deck, hands)
+                for p in range(4):
+                    _ref_meld(hands[p], melds)
+                    s += max(melds[0], melds[1], melds[2], melds[3])
         acc[b] = s
     return acc.sum()
 
@@ -158,24 +208,13 @@ def _streamed(seed, n, tb, kind):
 _REF_POINTS = np.array([11, 10, 4, 3, 2, 0], np.int64)
 
 
-@numba.njit(cache=True)
-def _ref_low(m):
-    """The lowest card of mask ``m`` (the highest set bit: lower ranks have higher bits)."""
-    return 63 - leading_zeros(m)
-
-
-@numba.njit(cache=True)
-def _ref_high(m):
-    return trailing_zeros(m)
-
-
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _ref_greedy(h, lead_suit, win, trump):
     """A legal card of the kinds held ``h`` (a 24-bit mask): follow suit and beat the winning card
     if possible, else trump if void; the lowest card that wins the trick, else the lowest legal
     card; leading, the highest card of the lowest suit held."""
     if lead_suit < 0:
-        return _ref_high(h)
+        return trailing_zeros(h)
     suit = np.int64(0x3F) << (6 * lead_suit)
     trumps = np.int64(0x3F) << (6 * trump)
     legal = h & suit if h & suit else (h & trumps if h & trumps else h)
@@ -186,7 +225,7 @@ def _ref_greedy(h, lead_suit, win, trump):
         over = 0
     if ws != trump:
         over |= legal & trumps
-    return _ref_low(over) if over else _ref_low(legal)
+    return 63 - leading_zeros(over if over else legal)
 
 
 @numba.njit(cache=True, parallel=True)
@@ -195,24 +234,20 @@ def _ref_full(seed, n):
     nb = (n + BLOCK - 1) // BLOCK
     acc = np.zeros(nb, np.int64)
     for b in prange(nb):
-        deck = np.empty(48, np.int64)
-        counts = np.empty((4, 24), np.int8)
+        deck = np.empty(48, np.int8)
+        hands = np.empty(4, np.uint64)
         melds = np.empty((4, 4), np.int64)
         h1 = np.empty(4, np.int64)
         h2 = np.empty(4, np.int64)
         s = 0
         for d in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
-            _ref_deal(seed, d, deck, counts)
+            _ref_deal(seed, d, deck, hands)
             for p in range(4):
-                h1[p] = 0
-                h2[p] = 0
-                for k in range(24):
-                    if counts[p, k] > 0:
-                        h1[p] |= np.int64(1) << k
-                    if counts[p, k] > 1:
-                        h2[p] |= np.int64(1) << k
-                for t in range(4):
-                    melds[p, t] = _ref_meld(counts[p], t)
+                _ref_meld(hands[p], melds[p])
+                lo = np.int64(hands[p] & _LOW24)
+                hi = np.int64(hands[p] >> np.uint64(24))
+                h1[p] = lo | hi
+                h2[p] = lo & hi
             trump = 0
             for t in range(4):
                 if melds[0, t] > melds[0, trump]:
@@ -245,17 +280,18 @@ def _ref_full(seed, n):
         acc[b] = s
     return acc.sum()
 
-def _rates(kernels: dict, repeat: int) -> dict[str, int]:
-    """Deals per second of each kernel ``{key: (fn, n)}``: the best of ``repeat`` rounds after a
-    warm-up (compile) call, every round timing each kernel in turn, so that an engine kernel and
+
+def _rates(kernels: dict, repeat: int) -> dict[str, list[float]]:
+    """Deals per second of each kernel ``{key: (fn, n)}`` in each of ``repeat`` rounds, after a
+    warm-up (compile) call; every round times each kernel in turn, so that an engine kernel and
     its reference see the same state of a shared machine."""
     for fn, n in kernels.values():
         fn(min(n, 10_000))  # compile / load from cache
-    best = dict.fromkeys(kernels, float("inf"))
+    rounds: dict[str, list[float]] = {key: [] for key in kernels}
     for _ in range(repeat):
         for key, (fn, n) in kernels.items():
-            best[key] = min(best[key], _timed(fn, n))
-    return {key: round(n / best[key]) for key, (_, n) in kernels.items()}
+            rounds[key].append(n / _timed(fn, n))
+    return rounds
 
 
 def _timed(fn, n: int) -> float:
@@ -308,27 +344,46 @@ def measure(deals: int, repeat: int) -> dict:
     }
     cores = numba.config.NUMBA_NUM_THREADS
     figures: dict[str, float] = {}
+    spread: dict[str, dict] = {}
     for threads, suffix in ((cores, ""), (1, "_1thread")):
         set_threads(threads)
-        rates = _rates({key: (fn, max(n, 1000)) for key, (fn, n) in kernels.items()}, repeat)
-        figures.update({key + suffix: rate for key, rate in rates.items()})
+        rounds = _rates({key: (fn, max(n, 1000)) for key, (fn, n) in kernels.items()}, repeat)
+        for key, rates in rounds.items():
+            figures[key + suffix] = round(max(rates))
+            spread[key + suffix] = {"min": round(min(rates)), "median": round(float(np.median(rates)))}
+        for key, ref in RATIOS.items():  # the ratio in each round, engine and reference timed side by side
+            per_round = [e / r for e, r in zip(rounds[key], rounds[ref])]
+            spread[f"{key}{suffix}_vs_ref"] = {"min": round(min(per_round), 3),
+                                               "median": round(float(np.median(per_round)), 3)}
     set_threads(cores)
-    ratios = {f"{key}_vs_ref": round(figures[key] / figures["ref_" + key], 3)
-              for key in ("deal_per_s", "deal_meld_per_s", "full_hand_per_s")}
+    ratios = {f"{key}_vs_ref": round(figures[key] / figures[ref], 3) for key, ref in RATIOS.items()}
     return {
         **figures, **ratios,
+        "rounds": spread,
         "deals": deals, "repeat": repeat, "threads": cores,
         "machine": _machine(),
         "version": ps.__version__,
         "when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "notes": {"deal_meld": "deal, then meld of all four hands in all four trumps (classic)",
-                  "full_hand": "thousand, heuristic play by every seat, unless named otherwise",
+                  "full_hand": "thousand: deal, auction, trump, passing, meld, twelve tricks and scoring, "
+                               "heuristic play by every seat unless named otherwise",
                   "full_hand_deals": "a tenth of --deals",
-                  "ref": "the simple reference kernels of this script, same run: one SplitMix64 word per "
-                         "card of the shuffle, classic meld combination by combination, seat 0 names its "
-                         "best trump and every seat plays greedily (no auction, passing or scoring)",
-                  "vs_ref": "engine figure / reference figure, all cores"},
+                  "ref": "the reference kernels of this script, as plain and as fast as we could write them, "
+                         "same rounds: dealing is one SplitMix64 word per four cards (16-bit draws, no "
+                         "rejection) and the hands' count vectors written a word at a time; deal + meld reads "
+                         "classic meld from the hands' bit masks (a table lookup a suit, arounds and pinochle "
+                         "by bit operations) and equals the engine's; the full hand deals and melds so, seat 0 "
+                         "names its best trump and every seat plays greedily (no auction, passing or scoring)",
+                  "vs_ref": "engine figure / reference figure, each the best of its rounds, all cores; "
+                            "full hands (heuristic and contract play) against the greedy full-hand reference",
+                  "rounds": "the worst and the median round of each figure, and of each ratio taken round by "
+                            "round (the machine is shared: rounds differ)"},
     }
+
+
+#: The ratios written: engine figure -> its reference.
+RATIOS = {"deal_per_s": "ref_deal_per_s", "deal_meld_per_s": "ref_deal_meld_per_s",
+          "full_hand_per_s": "ref_full_hand_per_s", "full_hand_contract_per_s": "ref_full_hand_per_s"}
 
 
 def double_dummy_speed(variant: str, deals: int, played: int = 4) -> dict:

@@ -63,19 +63,42 @@ def mix64(z: int) -> int:
 
 def naive_deal(seed: int, i: int) -> list[list[int]]:
     """Deal ``i`` of a run, as the kinds each seat holds (sorted)."""
+    deck = naive_shuffle(seed, i, [k // 2 for k in range(48)], 12)
+    return [sorted(deck[12 * p: 12 * p + 12]) for p in range(4)]
+
+
+def naive_deal_around(seed: int, i: int, seat: int, fixed: list[int], players: int = 4,
+                      hand: int = 12) -> list[list[int]]:
+    """Deal ``i`` with ``seat`` holding the kinds ``fixed``: the other cards, in kind order,
+    shuffled and handed out ``hand`` to each other seat in order, the rest to a last row (the
+    kitty); every row sorted."""
+    rest = [k for k in range(24) for _ in range(2 - fixed.count(k))]
+    deck = naive_shuffle(seed, i, rest, hand)
+    out, j = [], 0
+    for p in range(players):
+        if p == seat:
+            out.append(sorted(fixed))
+        else:
+            out.append(sorted(deck[hand * j: hand * j + hand]))
+            j += 1
+    return out + [sorted(deck[hand * j:])]
+
+
+def naive_shuffle(seed: int, i: int, deck: list[int], hand: int) -> list[int]:
+    """The deal's Fisher-Yates shuffle of ``deck`` (a copy), down to position ``hand``."""
+    deck = list(deck)
     state = mix64(mix64((seed + GOLDEN * 1) & M64) ^ i)
-    deck = [k // 2 for k in range(48)]
 
     def word() -> int:
         nonlocal state
         state = (state + GOLDEN) & M64
         return mix64(state)
 
-    pos = 47
-    while pos > 11:
+    pos = len(deck) - 1
+    while pos > hand - 1:
         w = word()
         for _ in range(4):
-            if pos == 11:
+            if pos == hand - 1:
                 break
             n = pos + 1
             m = (w & 0xFFFF) * n
@@ -87,7 +110,7 @@ def naive_deal(seed: int, i: int) -> list[list[int]]:
             j = m >> 16
             deck[pos], deck[j] = deck[j], deck[pos]
             pos -= 1
-    return [sorted(deck[12 * p: 12 * p + 12]) for p in range(4)]
+    return deck
 
 
 def p_every_suit_has(rank_min: int) -> float:

@@ -4,10 +4,10 @@ import math
 import numba
 import numpy as np
 import pytest
-from naive import naive_deal
+from naive import naive_deal, naive_deal_around
 
 from pinochle_sim._numba import set_threads
-from pinochle_sim.engine.deal import deal, shuffle, stream
+from pinochle_sim.engine.deal import deal, deal_around, shuffle, stream
 
 
 def test_deck_conserved():
@@ -23,6 +23,21 @@ def test_matches_naive_twin():
         want = naive_deal(99, 1000 + i)
         got = [sorted(np.repeat(np.arange(24), d[i, p]).tolist()) for p in range(4)]
         assert got == want
+
+
+@pytest.mark.parametrize("players, hand, seat", [(4, 12, 0), (4, 12, 2), (3, 15, 1)])
+def test_deal_around_matches_naive_twin(players, hand, seat):
+    """The deal with one seat's cards fixed (``advise``, the bid tables' hand studies): the rest
+    shuffled and handed out as the naive twin does, the kitty (three-hand) in the last row."""
+    deck = np.empty(48, np.int8)
+    for i in range(30):
+        fixed = np.zeros(24, np.int8)
+        for k in naive_deal(5, i)[seat % 4][:hand]:
+            fixed[k] += 1
+        counts = np.zeros((players + 1, 24), np.int8)
+        deal_around(np.uint64(11), i, seat, fixed, deck, counts, players, hand)
+        got = [sorted(np.repeat(np.arange(24), row).tolist()) for row in counts]
+        assert got == naive_deal_around(11, i, seat, np.repeat(np.arange(24), fixed).tolist(), players, hand)
 
 
 def test_reproducible_whatever_threads_batch_or_start():

@@ -10,8 +10,8 @@ import pytest
 from naive import final_hands
 
 from pinochle_sim.engine.cards import hand_counts, parse_cards
-from pinochle_sim.engine.knowledge import (agrees_with_meld, draw, new_sampler, new_seen, observe, prepare, revealed,
-                                           start_seen)
+from pinochle_sim.engine.knowledge import (agrees_with_meld, draw, new_sampler, new_seen, observe, pool_of, prepare,
+                                           revealed, start_seen)
 from pinochle_sim.engine.meld import meld_table, meld_used
 from pinochle_sim.engine.pimc import draw_world, new_scratch, pimc_card
 from pinochle_sim.engine.play import SUIT, beats, legal_mask, to_masks
@@ -98,6 +98,16 @@ def test_what_seats_know_holds_for_the_real_hands(name):
                     assert not any(held[k] and seen.forbid[q] >> k & 1 for k in range(24))
             h1, h2 = to_masks(hands[seat])
             assert prepare(seen, seat, h1, h2, p1, p2, sampler) > 0
+            # the masks kept beside the counts say the same, and the cards a seat cannot place
+            # (counted by kind and as a mask) are the copies neither played, held nor known
+            for o in range(v.players):
+                for q in range(v.players + 1):
+                    assert (seen.kmask[o, q], seen.kmask2[o, q]) == to_masks(seen.known[o, q])
+            pool = np.zeros(24, np.int64)
+            mask = pool_of(seen, seat, h1, h2, p1, p2, pool)
+            known = seen.known[seat].sum(axis=0)
+            naive = [2 - (p1 >> k & 1) - (p2 >> k & 1) - hands[seat, k] - known[k] for k in range(24)]
+            assert pool.tolist() == naive and mask == sum(1 << k for k in range(24) if naive[k] > 0)
             # the real hands agree with the meld each seat laid down (it showed all it held)
             masks = np.array([to_masks(hands[q]) for q in range(v.players)], np.int64)
             assert agrees_with_meld(seen, seat, masks[:, 0].copy(), masks[:, 1].copy(), trump, tb,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._numba import in_spans, njit
+from .._numba import copy_into, ijit, in_spans, njit, store_word
 from .cards import COPIES, DECK_SIZE, N_KINDS
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -60,7 +60,7 @@ def below(state, n):
     return state, np.int64(m >> _S32)
 
 
-@njit
+@ijit
 def shuffle(state, a, stop=0):
     """Fisher-Yates shuffle of ``a`` (at most 2**16 long) in place; returns the new state.
 
@@ -90,35 +90,74 @@ def shuffle(state, a, stop=0):
     return state
 
 
-@njit
+_B8 = np.uint64(0x0101010101010101)
+_DIAG = np.uint64(0x8040201008040201)
+_S7F = np.uint64(0x7F7F7F7F7F7F7F7F)
+_H80 = np.uint64(0x8080808080808080)
+_BYTE = np.uint64(0xFF)
+_S7 = np.uint64(7)
+_WORDS = N_KINDS // 8  # a count vector (int8[24]) is three 64-bit words
+
+
+@ijit
+def _spread(x):
+    """The 8 bits of ``x`` as 8 bytes of 0 or 1 (bit ``b`` to byte ``b``), in one word."""
+    y = (x * _B8) & _DIAG
+    return (((y + _S7F) | y) & _H80) >> _S7
+
+
+@ijit
+def _put(counts, row, h):
+    """Count vector ``counts[row]`` from the mask of card ids ``h`` (:func:`card_id`), a word
+    (eight kinds) at a time."""
+    for q in range(_WORDS):
+        w = np.uint64(0)
+        for c in range(COPIES):
+            w += _spread((h >> np.uint64(N_KINDS * c + 8 * q)) & _BYTE)
+        store_word(counts, N_KINDS * row + 8 * q, w)
+
+
+@ijit
+def card_id(kind, copy):
+    """A physical card as a number below 48: copy ``copy`` of ``kind`` is ``kind + 24 copy``, so
+    that a hand is one mask of ids (``N_KINDS * COPIES`` bits, at most 64)."""
+    return kind + N_KINDS * copy
+
+
+@ijit
 def _share(cards, counts, players, hand, skip):
-    """Hand out ``cards`` in order: ``hand`` each to seats ``0 .. players-1`` but ``skip``, the
-    rest to the kitty row ``counts[players]`` (if ``counts`` has one)."""
+    """Hand out ``cards`` (card ids) in order: ``hand`` each to seats ``0 .. players-1`` but
+    ``skip``, the rest to the kitty row ``counts[players]`` (if ``counts`` has one). Each hand is
+    gathered as a mask of ids and written as its count vector a word at a time: a count added
+    card by card waits on the one before it."""
     j = 0
     for p in range(players):
         if p == skip:
             continue
-        row = counts[p]
+        h = np.uint64(0)
         for m in range(hand * j, hand * j + hand):
-            row[cards[m]] += 1
+            h |= np.uint64(1) << np.uint64(cards[m])
+        _put(counts, p, h)
         j += 1
     if counts.shape[0] > players:
+        h = np.uint64(0)
         for m in range(hand * j, cards.shape[0]):
-            counts[players, cards[m]] += 1
+            h |= np.uint64(1) << np.uint64(cards[m])
+        _put(counts, players, h)
 
 
-@njit
+@ijit
 def deal_one(seed, i, deck, counts, players=4, hand=12):
     """Main body of :func:`deal`: deal ``i`` into ``counts`` (int8[players (+1 for a kitty), 24]);
     ``deck`` (int8[48]) is scratch.
 
     Seat ``p`` receives deck positions ``hand*p .. hand*p + hand-1`` of the shuffled deck and the
-    kitty the positions after the last seat's.
+    kitty the positions after the last seat's. The deck starts in kind order, each kind's copies
+    together.
     """
     for k in range(DECK_SIZE):
-        deck[k] = k // COPIES
+        deck[k] = card_id(k // COPIES, k % COPIES)
     shuffle(stream(seed, i, 0), deck, hand - 1)
-    counts[:] = 0
     _share(deck, counts, players, hand, -1)
 
 
@@ -132,14 +171,13 @@ def deal_around(seed, i, seat, fixed, deck, counts, players=4, hand=12):
     """
     k = 0
     for kind in range(N_KINDS):
-        for _ in range(COPIES - fixed[kind]):
-            deck[k] = kind
+        for c in range(COPIES - fixed[kind]):
+            deck[k] = card_id(kind, c)
             k += 1
     rest = deck[:k]
     shuffle(stream(seed, i, 0), rest, hand - 1)
-    counts[:] = 0
-    counts[seat, :] = fixed
     _share(rest, counts, players, hand, seat)
+    copy_into(counts[seat], fixed)
 
 
 #: Deals per span of a loop over deals (``_numba.in_spans``): each span allocates its scratch once.

@@ -33,12 +33,12 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._numba import bjit, ijit, njit
+from .._numba import bjit, copy_into, ijit, njit
 from .cards import COPIES, N_KINDS, NINE
 from .deal import next64
 from .meld import hand_meld_all_trumps, meld_used
 from .melds import DIX
-from .play import ABOVE, SUIT, beats, suit_mask
+from .play import ABOVE, ALL, SUIT, beats, suit_mask, to_masks
 from .variants import R
 
 MAX_HOLDERS = 3   # the other seats of four-hand; two seats and the discard in three-hand
@@ -55,7 +55,7 @@ class Seen(NamedTuple):
 
     known: np.ndarray     # int8[seats, seats + 1, 24]: cards observer o knows holder q still holds
     kmask: np.ndarray     # int64[seats, seats + 1]: the kinds of ``known[o, q]``, as a mask
-    ksum: np.ndarray      # int8[seats, 24]: ``known[o]`` summed over the holders
+    kmask2: np.ndarray    # int64[seats, seats + 1]: the kinds of which ``known[o, q]`` holds both copies
     forbid: np.ndarray    # int64[seats + 1]: kinds each holder is known not to hold (public)
     size: np.ndarray      # int64[seats + 1]: cards each holder holds now (the discard: its size)
     contract: np.ndarray  # int64[2]: the bid and the declaring side
@@ -78,7 +78,7 @@ class Sampler(NamedTuple):
 @njit
 def new_seen(seats):
     return Seen(np.zeros((seats, seats + 1, N_KINDS), np.int8), np.zeros((seats, seats + 1), np.int64),
-                np.zeros((seats, N_KINDS), np.int8), np.zeros(seats + 1, np.int64), np.zeros(seats + 1, np.int64),
+                np.zeros((seats, seats + 1), np.int64), np.zeros(seats + 1, np.int64), np.zeros(seats + 1, np.int64),
                 np.zeros(2, np.int64), np.zeros((seats, N_KINDS), np.int8), np.zeros(seats, np.int64),
                 np.zeros(seats, np.int64))
 
@@ -98,46 +98,53 @@ def start_seen(seen, hands, melds, trump, bidder, passes, tb, bid, hidden, used)
     back) or the bid winner's discard (row 0), the contract. ``used``: int64[24] scratch."""
     rules = tb.rules
     seats = rules[R.players]
-    known, kmask, ksum, forbid, size, contract, played, shown, dix = seen
+    known, kmask, kmask2, forbid, size, contract, played, shown, dix = seen
     known[:] = 0
     forbid[:] = 0
     played[:] = 0
+    kmask[:] = 0
+    kmask2[:] = 0
     for q in range(seats):
-        meld_used(hands[q], trump, tb, used)
-        if tb.team[q] == hidden:
+        if tb.team[q] == hidden or melds[q, trump] == 0:  # no meld shown: no card of it known
             used[:] = 0
+        else:
+            meld_used(hands[q], trump, tb, used)
         n = 0
         for k in range(N_KINDS):
             n += hands[q, k]
-            for o in range(seats):
-                if o != q:
-                    known[o, q, k] = used[k]
         size[q] = n
+        u1, u2 = to_masks(used)
+        for o in range(seats):
+            if o != q:
+                copy_into(known[o, q], used)
+                kmask[o, q] = u1
+                kmask2[o, q] = u2
         shown[q] = -1 if tb.team[q] == hidden else melds[q, trump]  # its hand's meld, in full
         dix[q] = 0 if tb.team[q] == hidden else tb.meld_values[DIX, hands[q, 6 * trump + NINE]]
     kitty = rules[R.kitty]
     size[seats] = kitty
     for j in range(kitty):
         known[bidder, seats, passes[0, j]] += 1
+    _remask(seen, bidder, seats)
     partner = tb.partner[bidder]
     n = rules[R.pass_cards]
-    if partner >= 0:
+    if partner >= 0 and n > 0:
         for j in range(n):  # what each gave the other (and the bid winner did not give back)
             k = passes[0, j]
             kept = _count(passes[0, :n], k) - _count(passes[1, :n], k)
             known[partner, bidder, k] = max(known[partner, bidder, k], kept)
             k = passes[1, j]
             known[bidder, partner, k] = max(known[bidder, partner, k], _count(passes[1, :n], k))
-    ksum[:] = 0
-    kmask[:] = 0
-    for o in range(seats):
-        for q in range(seats + 1):
-            for k in range(N_KINDS):
-                ksum[o, k] += known[o, q, k]
-                if known[o, q, k] > 0:
-                    kmask[o, q] |= 1 << k
+        _remask(seen, partner, bidder)
+        _remask(seen, bidder, partner)
     contract[0] = bid
     contract[1] = tb.team[bidder]
+
+
+@ijit
+def _remask(seen, o, q):
+    """``kmask[o, q]`` and ``kmask2[o, q]`` from ``known[o, q]``."""
+    seen.kmask[o, q], seen.kmask2[o, q] = to_masks(seen.known[o, q])
 
 
 @ijit
@@ -153,13 +160,14 @@ def observe(seen, seat, card, j, lead, win, trump, rules):
     """``seat`` played ``card`` as the ``j``-th card of the trick (``lead``, ``win``: the trick
     before it): it no longer holds it, and it holds no card that would have made it illegal
     (:func:`revealed`)."""
-    known = seen.known
-    for o in range(known.shape[0]):
-        if known[o, seat, card] > 0:
-            known[o, seat, card] -= 1
-            seen.ksum[o, card] -= 1
-            if known[o, seat, card] == 0:
-                seen.kmask[o, seat] &= ~(1 << card)
+    bit = 1 << card
+    for o in range(seen.known.shape[0]):
+        if seen.kmask[o, seat] & bit:
+            seen.known[o, seat, card] -= 1
+            if seen.kmask2[o, seat] & bit:
+                seen.kmask2[o, seat] ^= bit
+            else:
+                seen.kmask[o, seat] ^= bit
     seen.size[seat] -= 1
     seen.played[seat, card] += 1
     if j > 0:
@@ -186,18 +194,37 @@ def revealed(card, lead, win, trump, must_head, must_trump, must_overtrump):
 
 
 @ijit
+def known_masks(seen, o):
+    """The kinds of which seat ``o`` knows where at least one copy is (``ks1``) and where both are
+    (``ks2``), in the other seats' hands or the discard."""
+    ks1 = 0
+    ks2 = 0
+    for q in range(seen.kmask.shape[1]):
+        m = seen.kmask[o, q]
+        ks2 |= seen.kmask2[o, q] | (ks1 & m)
+        ks1 |= m
+    return ks1, ks2
+
+
+@ijit
+def pool_mask(seen, o, h1, h2, p1, p2):
+    """The kinds with a copy whose holder seat ``o`` (hand ``h1``/``h2``) does not know, ``p1``/``p2``
+    being the kinds played once and twice: those of which fewer than two copies are played, held
+    or known (each count is 0, 1 or 2, and they sum to at most 2)."""
+    ks1, ks2 = known_masks(seen, o)
+    return ALL & ~(p2 | h2 | ks2 | (p1 & h1) | (p1 & ks1) | (h1 & ks1))
+
+
+@ijit
 def pool_of(seen, o, h1, h2, p1, p2, pool):
     """``pool[k]``: the copies of kind ``k`` whose holder seat ``o`` (hand ``h1``/``h2``) does not
     know, ``p1``/``p2`` being the kinds played once and twice; returns the mask of kinds with a
-    copy in the pool."""
-    ksum = seen.ksum
-    m = 0
+    copy in the pool (:func:`pool_mask`)."""
+    ks1, ks2 = known_masks(seen, o)
     for k in range(N_KINDS):
-        n = COPIES - ((p1 >> k) & 1) - ((p2 >> k) & 1) - ((h1 >> k) & 1) - ((h2 >> k) & 1) - ksum[o, k]
-        pool[k] = n
-        if n > 0:
-            m |= 1 << k
-    return m
+        pool[k] = (COPIES - ((p1 >> k) & 1) - ((p2 >> k) & 1) - ((h1 >> k) & 1) - ((h2 >> k) & 1)
+                   - ((ks1 >> k) & 1) - ((ks2 >> k) & 1))
+    return pool_mask(seen, o, h1, h2, p1, p2)
 
 
 @ijit

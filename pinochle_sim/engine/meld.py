@@ -27,7 +27,7 @@ QS = kind(0, Q)
 JD = kind(2, J)
 
 
-@njit
+@ijit
 def hand_meld_all_trumps(c, tb, out):
     """Main body of :func:`meld_table`: meld of count vector ``c`` for trumps S, H, D, C into
     ``out``. Every meld is a lookup by each suit's configuration: its own melds in the variant's

@@ -28,10 +28,10 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._numba import bjit, njit
+from .._numba import bjit, ijit, njit
 from ..specs import split_spec
 from .cards import COPIES
-from .knowledge import may_hold, observe, pool_of
+from .knowledge import may_hold, observe, pool_mask
 from .pimc import DD_TRICKS, INFER, OBJECTIVE, OBJECTIVES, WORLDS, pimc_card
 from .play import (ABOVE, ALL, RANK, SUIT, cheaper, beats, choose_follow, choose_lead, legal_mask, lsb, msb,
                    partner_safe, pick_random, popcount, suit_mask, take, to_masks, trick_step)
@@ -94,8 +94,8 @@ def contract_lead(h1, h2, trump, declaring, points, draw_trump_min, threat, ruff
 class Hands(NamedTuple):
     """What the trick loop plays from and keeps besides the cards on the table: each seat's cards
     as masks (``h1``: the kinds it holds at least once, ``h2``: twice; int64[seats]), what the
-    seats know (``seen``, ``knowledge.Seen``), and the contract-aware heuristic's scratch
-    (``may``: int64[seats], ``pool``: int64[24])."""
+    seats know (``seen``, ``knowledge.Seen``), and scratch: the contract-aware heuristic's
+    (``may``: int64[seats]) and ``knowledge.start_seen``'s (``pool``: int64[24])."""
 
     h1: np.ndarray
     h2: np.ndarray
@@ -104,17 +104,18 @@ class Hands(NamedTuple):
     pool: np.ndarray
 
 
-@bjit
+@ijit
 def contract_card(hs, pos, trump, declaring, at_stake, last, tb, draw_trump_min, p1, p2):
     """The contract-aware heuristic's card (see the module docstring) for the seat of ``pos``
-    (``search.Position``), from the :class:`Hands` ``hs`` (its ``may`` and ``pool`` are scratch)
-    and the kinds played at least once (``p1``) and twice (``p2``)."""
-    h1, h2, seen, may, pool = hs
+    (``search.Position``), from the :class:`Hands` ``hs`` (its ``may`` is scratch) and the
+    kinds played at least once (``p1``) and twice (``p2``). Inlined into the trick loop: a call
+    passing the variant's tables and the hands cost more than the card."""
+    h1, h2, seen, may, _ = hs
     seat, j, lead, win, win_seat = pos.seat, pos.j, pos.lead, pos.win, pos.win_seat
     team = tb.team
     points = tb.card_points
     seats = h1.shape[0]
-    pooled = pool_of(seen, seat, h1[seat], h2[seat], p1, p2, pool)
+    pooled = pool_mask(seen, seat, h1[seat], h2[seat], p1, p2)
     threat = 0  # kinds an opponent may hold
     ruff = 0    # suits where an opponent known void may trump
     for q in range(seats):

@@ -23,12 +23,11 @@ from pathlib import Path
 
 import numba
 import numpy as np
-from numba import prange
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import pinochle_sim as ps  # noqa: E402
-from pinochle_sim._numba import set_threads  # noqa: E402
+from pinochle_sim._numba import in_spans, set_threads  # noqa: E402
 from pinochle_sim.files import atomic_write  # noqa: E402
 from pinochle_sim.engine.deal import BLOCK, deal_one  # noqa: E402
 from pinochle_sim.engine.meld import hand_meld_all_trumps  # noqa: E402
@@ -169,40 +168,48 @@ def _best_melds(counts, tb, out):
 DEAL, DEAL_MELD, REF_DEAL, REF_DEAL_MELD = range(4)
 
 
-@numba.njit(cache=True, parallel=True)
-def _streamed(seed, n, tb, kind):
-    """Deals ``0 .. n-1`` of ``seed``, each dealt and scored as ``kind`` says (the engine's
+@numba.njit(cache=True, nogil=True)
+def _streamed_span(seed, lo, hi, tb, kind):
+    """Deals ``lo .. hi-1`` of ``seed``, each dealt and scored as ``kind`` says (the engine's
     ``deal_one`` or the reference's; two cells of the deal, or the four hands' best meld),
     summed. One kernel for the four (a branch a deal, always the same way): compiled once and
     cached, where a kernel per pair of functions could not be."""
-    nb = (n + BLOCK - 1) // BLOCK
-    acc = np.zeros(nb, np.int64)
-    for b in prange(nb):
-        deck = np.empty(48, np.int8)
-        counts = np.empty((4, 24), np.int8)
-        words = counts.reshape(96).view(np.uint64)
-        hands = np.empty(4, np.uint64)
-        out = np.empty(4, np.int32)
-        melds = np.empty(4, np.int64)
-        s = 0
-        for d in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
-            if kind == DEAL:
-                deal_one(seed, d, deck, counts)
-                s += _corners(counts, tb, out)
-            elif kind == DEAL_MELD:
-                deal_one(seed, d, deck, counts)
-                s += _best_melds(counts, tb, out)
-            elif kind == REF_DEAL:
-                _ref_deal(seed, d, deck, hands)
-                _ref_counts(hands, words)
-                s += counts[0, 0] + counts[3, 23]
-            else:
-                _ref_deal(seed, d, deck, hands)
-                for p in range(4):
-                    _ref_meld(hands[p], melds)
-                    s += max(melds[0], melds[1], melds[2], melds[3])
-        acc[b] = s
-    return acc.sum()
+    deck = np.empty(48, np.int8)
+    counts = np.empty((4, 24), np.int8)
+    words = counts.reshape(96).view(np.uint64)
+    hands = np.empty(4, np.uint64)
+    out = np.empty(4, np.int32)
+    melds = np.empty(4, np.int64)
+    s = 0
+    for d in range(lo, hi):
+        if kind == DEAL:
+            deal_one(seed, d, deck, counts)
+            s += _corners(counts, tb, out)
+        elif kind == DEAL_MELD:
+            deal_one(seed, d, deck, counts)
+            s += _best_melds(counts, tb, out)
+        elif kind == REF_DEAL:
+            _ref_deal(seed, d, deck, hands)
+            _ref_counts(hands, words)
+            s += counts[0, 0] + counts[3, 23]
+        else:
+            _ref_deal(seed, d, deck, hands)
+            for p in range(4):
+                _ref_meld(hands[p], melds)
+                s += max(melds[0], melds[1], melds[2], melds[3])
+    return s
+
+
+def _spans(n: int, kernel) -> int:
+    """``kernel(lo, hi)`` over the spans of ``n`` deals on every thread allowed, as the engine's
+    loops run (``_numba.in_spans``: serial kernels that release the GIL), summed."""
+    sums = {}
+    in_spans(n, lambda lo, hi: sums.__setitem__(lo, kernel(lo, hi)), BLOCK)
+    return sum(sums.values())
+
+
+def _streamed(seed, n, tb, kind):
+    return _spans(n, lambda lo, hi: _streamed_span(seed, lo, hi, tb, kind))
 
 
 _REF_POINTS = np.array([11, 10, 4, 3, 2, 0], np.int64)
@@ -228,57 +235,58 @@ def _ref_greedy(h, lead_suit, win, trump):
     return 63 - leading_zeros(over if over else legal)
 
 
-@numba.njit(cache=True, parallel=True)
+@numba.njit(cache=True, nogil=True)
+def _ref_full_span(seed, lo, hi):
+    """Deals ``lo .. hi-1``: deal, meld of every seat in every trump, seat 0 names its best trump,
+    twelve greedy tricks."""
+    deck = np.empty(48, np.int8)
+    hands = np.empty(4, np.uint64)
+    melds = np.empty((4, 4), np.int64)
+    h1 = np.empty(4, np.int64)
+    h2 = np.empty(4, np.int64)
+    s = 0
+    for d in range(lo, hi):
+        _ref_deal(seed, d, deck, hands)
+        for p in range(4):
+            _ref_meld(hands[p], melds[p])
+            c0 = np.int64(hands[p] & _LOW24)  # the kinds of which copy 0 is held, and copy 1
+            c1 = np.int64(hands[p] >> np.uint64(24))
+            h1[p] = c0 | c1
+            h2[p] = c0 & c1
+        trump = 0
+        for t in range(4):
+            if melds[0, t] > melds[0, trump]:
+                trump = t
+        leader = 0
+        pts0 = 0
+        for _ in range(12):
+            lead_suit = -1
+            win = -1
+            win_seat = -1
+            pts = 0
+            for j in range(4):
+                seat = (leader + j) % 4
+                k = _ref_greedy(h1[seat], lead_suit, win, trump)
+                bit = np.int64(1) << k
+                if h2[seat] & bit:
+                    h2[seat] ^= bit
+                else:
+                    h1[seat] ^= bit
+                pts += _REF_POINTS[k % 6]
+                if j == 0:
+                    lead_suit = k // 6
+                    win, win_seat = k, seat
+                elif (k // 6 == win // 6 and k < win) or (k // 6 == trump and win // 6 != trump):
+                    win, win_seat = k, seat
+            if win_seat % 2 == 0:
+                pts0 += pts
+            leader = win_seat
+        s += pts0 + melds[0, trump]
+    return s
+
+
 def _ref_full(seed, n):
-    """Deal, meld of every seat in every trump, seat 0 names its best trump, twelve greedy tricks."""
-    nb = (n + BLOCK - 1) // BLOCK
-    acc = np.zeros(nb, np.int64)
-    for b in prange(nb):
-        deck = np.empty(48, np.int8)
-        hands = np.empty(4, np.uint64)
-        melds = np.empty((4, 4), np.int64)
-        h1 = np.empty(4, np.int64)
-        h2 = np.empty(4, np.int64)
-        s = 0
-        for d in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
-            _ref_deal(seed, d, deck, hands)
-            for p in range(4):
-                _ref_meld(hands[p], melds[p])
-                lo = np.int64(hands[p] & _LOW24)
-                hi = np.int64(hands[p] >> np.uint64(24))
-                h1[p] = lo | hi
-                h2[p] = lo & hi
-            trump = 0
-            for t in range(4):
-                if melds[0, t] > melds[0, trump]:
-                    trump = t
-            leader = 0
-            pts0 = 0
-            for _ in range(12):
-                lead_suit = -1
-                win = -1
-                win_seat = -1
-                pts = 0
-                for j in range(4):
-                    seat = (leader + j) % 4
-                    k = _ref_greedy(h1[seat], lead_suit, win, trump)
-                    bit = np.int64(1) << k
-                    if h2[seat] & bit:
-                        h2[seat] ^= bit
-                    else:
-                        h1[seat] ^= bit
-                    pts += _REF_POINTS[k % 6]
-                    if j == 0:
-                        lead_suit = k // 6
-                        win, win_seat = k, seat
-                    elif (k // 6 == win // 6 and k < win) or (k // 6 == trump and win // 6 != trump):
-                        win, win_seat = k, seat
-                if win_seat % 2 == 0:
-                    pts0 += pts
-                leader = win_seat
-            s += pts0 + melds[0, trump]
-        acc[b] = s
-    return acc.sum()
+    return _spans(n, lambda lo, hi: _ref_full_span(seed, lo, hi))
 
 
 def _rates(kernels: dict, repeat: int) -> dict[str, list[float]]:
@@ -373,7 +381,9 @@ def measure(deals: int, repeat: int) -> dict:
                          "rejection) and the hands' count vectors written a word at a time; deal + meld reads "
                          "classic meld from the hands' bit masks (a table lookup a suit, arounds and pinochle "
                          "by bit operations) and equals the engine's; the full hand deals and melds so, seat 0 "
-                         "names its best trump and every seat plays greedily (no auction, passing or scoring)",
+                         "names its best trump and every seat plays greedily (no auction, passing or scoring); "
+                         "every loop, engine and reference, runs as serial spans of deals on the threads "
+                         "(_numba.in_spans)",
                   "vs_ref": "engine figure / reference figure, each the best of its rounds, all cores; "
                             "full hands (heuristic and contract play) against the greedy full-hand reference",
                   "rounds": "the worst and the median round of each figure, and of each ratio taken round by "

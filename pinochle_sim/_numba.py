@@ -216,6 +216,23 @@ def store_word(typingctx, a, i, w):
     return types.void(a, i, w), codegen
 
 
+@intrinsic
+def load_word(typingctx, a, i):
+    """The 64-bit word in bytes ``i .. i+7`` of the C-contiguous int8 array ``a`` (its elements in
+    order, whatever its shape), as one unaligned load: :func:`store_word`'s other half."""
+    if not (isinstance(a, types.Array) and a.dtype == types.int8 and a.layout == "C"
+            and isinstance(i, types.Integer)):
+        return None
+
+    def codegen(context, builder, signature, args):
+        arr, idx = args
+        data = context.make_array(signature.args[0])(context, builder, arr).data
+        at = builder.gep(data, [context.cast(builder, idx, signature.args[1], types.intp)])
+        word_type = context.get_value_type(types.uint64)
+        return builder.load(builder.bitcast(at, word_type.as_pointer()), align=1)
+    return types.uint64(a, i), codegen
+
+
 @ijit
 def copy_into(dst, src):
     """``dst[:] = src`` for 1-d arrays without the copy numba makes of a source that might

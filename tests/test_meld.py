@@ -1,4 +1,7 @@
 """Meld: every worked example of RULES.md and the seed texts, the naive twin, and properties."""
+import itertools
+
+import numba
 import numpy as np
 import pytest
 from hypothesis import given
@@ -6,7 +9,7 @@ from hypothesis import strategies as st
 from naive import naive_meld
 
 import pinochle_sim as ps
-from pinochle_sim.engine.meld import meld, meld_table, refused_cards
+from pinochle_sim.engine.meld import meld, meld_table, refused_cards, suit_code
 from pinochle_sim.engine.variants import PRESETS, RUN_MARRIAGE
 
 
@@ -176,3 +179,33 @@ def test_used_cards_carry_the_whole_meld(name, random_hands):
             assert meld(used, t, v).total == m.total
             meld_used(h, t, tb, out)
             assert (out == used).all()
+
+
+@numba.njit
+def _codes_both_ways(hands):
+    """Each suit's code of each int8 hand read a word at a time (the kernels' path) and of the
+    same hand as int64 (the plain loop)."""
+    out = np.empty((hands.shape[0], 4, 2), np.int64)
+    wide = np.empty(24, np.int64)
+    for i in range(hands.shape[0]):
+        for k in range(24):
+            wide[k] = hands[i, k]
+        for s in range(4):
+            out[i, s, 0] = suit_code(hands[i], s)
+            out[i, s, 1] = suit_code(wide, s)
+    return out
+
+
+def test_suit_code_read_by_word_equals_the_digits():
+    """Every configuration of every suit (3**6 each), its neighbours filled at random: the
+    word-at-a-time code equals the plain base-3 digits, the ace first."""
+    rng = np.random.default_rng(5)
+    configs = np.array(list(itertools.product(range(3), repeat=6)), np.int8)
+    hands = rng.integers(0, 3, (4 * len(configs), 24)).astype(np.int8)
+    for s in range(4):
+        hands[s * len(configs):(s + 1) * len(configs), 6 * s:6 * s + 6] = configs
+    codes = _codes_both_ways(hands)
+    assert (codes[..., 0] == codes[..., 1]).all()
+    digits = (configs.astype(int) * 3 ** np.arange(5, -1, -1)).sum(1)
+    for s in range(4):
+        assert (codes[s * len(configs):(s + 1) * len(configs), s, 0] == digits).all()

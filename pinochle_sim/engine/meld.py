@@ -14,8 +14,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from numba.core import types
+from numba.extending import overload
 
-from .._numba import ijit, in_spans, njit
+from .._numba import ijit, in_spans, load_word, njit
 from .cards import (COPIES, J, N_KINDS, Q, SUITS, CardError, card_name, hand_counts,
                     kind, parse_suit)
 from .deal import BLOCK
@@ -25,6 +27,33 @@ from .variants import Variant, compile_variant, variant
 
 QS = kind(0, Q)
 JD = kind(2, J)
+
+_LANES = np.uint64(0x00FF00FF00FF)                        # bytes 0, 2 and 4 of a word
+_BASE3 = np.uint64(1 | 9 << 16 | 81 << 32)                 # three 16-bit lanes, weighed 81, 9, 1
+_S8, _S32, _LOW16 = np.uint64(8), np.uint64(32), np.uint64(0xFFFF)
+
+
+def suit_code(c, s):
+    """The configuration of suit ``s`` in count vector ``c``, as the suit tables index it: its
+    six counts, ace first, as the digits of a number base ``COPIES + 1``."""
+    b, i = COPIES + 1, 6 * s
+    return ((((c[i] * b + c[i + 1]) * b + c[i + 2]) * b + c[i + 3]) * b + c[i + 4]) * b + c[i + 5]
+
+
+@overload(suit_code, inline="always")
+def _suit_code(c, s):
+    """In the kernels: a count vector of int8 (a hand as dealt) is read a word at a time, the six
+    counts paired into three 16-bit lanes (``3 a + b``) and the lanes weighed by one multiply;
+    any other count vector by its plain digits."""
+    if not (isinstance(c, types.Array) and c.dtype == types.int8 and c.layout == "C" and COPIES == 2):
+        return suit_code
+
+    def by_word(c, s):
+        at = min(6 * s, N_KINDS - 8)  # the word holding the suit, inside the vector
+        x = load_word(c, at) >> np.uint64(8 * (6 * s - at))
+        lanes = (x & _LANES) * np.uint64(3) + ((x >> _S8) & _LANES)
+        return np.int64(((lanes * _BASE3) >> _S32) & _LOW16)
+    return by_word
 
 
 @ijit
@@ -37,9 +66,7 @@ def hand_meld_all_trumps(c, tb, out):
     cross = -1
     table = tb.suit_meld
     for s in range(4):
-        code = 0
-        for r in range(6):
-            code = code * (COPIES + 1) + c[6 * s + r]
+        code = suit_code(c, s)
         base += table[1, code]
         out[s] = table[0, code] - table[1, code]
         cross &= tb.suit_cross[s, code]

@@ -196,22 +196,29 @@ def popcount(typingctx, x):
     return x(x), codegen
 
 
+def _byte_at(context, builder, signature, args):
+    """The address of byte ``args[1]`` of the int8 array ``args[0]`` (:func:`store_word`, :func:`load_word`)."""
+    data = context.make_array(signature.args[0])(context, builder, args[0]).data
+    return builder.gep(data, [context.cast(builder, args[1], signature.args[1], types.intp)])
+
+
+def _is_bytes(a, i):
+    return isinstance(a, types.Array) and a.dtype == types.int8 and a.layout == "C" and isinstance(i, types.Integer)
+
+
 @intrinsic
 def store_word(typingctx, a, i, w):
     """Store the 64-bit word ``w`` into bytes ``i .. i+7`` of the C-contiguous int8 array ``a``
     (its elements in order, whatever its shape), as one unaligned store: what a view of ``a`` as
     uint64 would do, without making the view (an array structure, and two atomic counter updates
     where numba counts references)."""
-    if not (isinstance(a, types.Array) and a.dtype == types.int8 and a.layout == "C"
-            and isinstance(i, types.Integer) and isinstance(w, types.Integer)):
+    if not (_is_bytes(a, i) and isinstance(w, types.Integer)):
         return None
 
     def codegen(context, builder, signature, args):
-        arr, idx, val = args
-        data = context.make_array(signature.args[0])(context, builder, arr).data
-        at = builder.gep(data, [context.cast(builder, idx, signature.args[1], types.intp)])
-        word = context.cast(builder, val, signature.args[2], types.uint64)
-        builder.store(word, builder.bitcast(at, word.type.as_pointer()), align=1)
+        word = context.cast(builder, args[2], signature.args[2], types.uint64)
+        builder.store(word, builder.bitcast(_byte_at(context, builder, signature, args), word.type.as_pointer()),
+                      align=1)
         return context.get_dummy_value()
     return types.void(a, i, w), codegen
 
@@ -220,16 +227,12 @@ def store_word(typingctx, a, i, w):
 def load_word(typingctx, a, i):
     """The 64-bit word in bytes ``i .. i+7`` of the C-contiguous int8 array ``a`` (its elements in
     order, whatever its shape), as one unaligned load: :func:`store_word`'s other half."""
-    if not (isinstance(a, types.Array) and a.dtype == types.int8 and a.layout == "C"
-            and isinstance(i, types.Integer)):
+    if not _is_bytes(a, i):
         return None
 
     def codegen(context, builder, signature, args):
-        arr, idx = args
-        data = context.make_array(signature.args[0])(context, builder, arr).data
-        at = builder.gep(data, [context.cast(builder, idx, signature.args[1], types.intp)])
-        word_type = context.get_value_type(types.uint64)
-        return builder.load(builder.bitcast(at, word_type.as_pointer()), align=1)
+        word = context.get_value_type(types.uint64)
+        return builder.load(builder.bitcast(_byte_at(context, builder, signature, args), word.as_pointer()), align=1)
     return types.uint64(a, i), codegen
 
 

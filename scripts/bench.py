@@ -149,7 +149,7 @@ def _ref_meld(h, out):
 
 
 @numba.njit(cache=True, inline="always")
-def _corners(counts, tb, out):
+def _corners(counts):
     """Two cells of the deal, so that dealing alone is not optimised away."""
     return counts[0, 0] + counts[3, 23]
 
@@ -184,14 +184,14 @@ def _streamed_span(seed, lo, hi, tb, kind):
     for d in range(lo, hi):
         if kind == DEAL:
             deal_one(seed, d, deck, counts)
-            s += _corners(counts, tb, out)
+            s += _corners(counts)
         elif kind == DEAL_MELD:
             deal_one(seed, d, deck, counts)
             s += _best_melds(counts, tb, out)
         elif kind == REF_DEAL:
             _ref_deal(seed, d, deck, hands)
             _ref_counts(hands, words)
-            s += counts[0, 0] + counts[3, 23]
+            s += _corners(counts)
         else:
             _ref_deal(seed, d, deck, hands)
             for p in range(4):
@@ -203,9 +203,9 @@ def _streamed_span(seed, lo, hi, tb, kind):
 def _spans(n: int, kernel) -> int:
     """``kernel(lo, hi)`` over the spans of ``n`` deals on every thread allowed, as the engine's
     loops run (``_numba.in_spans``: serial kernels that release the GIL), summed."""
-    sums = {}
-    in_spans(n, lambda lo, hi: sums.__setitem__(lo, kernel(lo, hi)), BLOCK)
-    return sum(sums.values())
+    sums: list[int] = []
+    in_spans(n, lambda lo, hi: sums.append(kernel(lo, hi)), BLOCK)
+    return sum(sums)
 
 
 def _streamed(seed, n, tb, kind):

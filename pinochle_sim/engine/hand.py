@@ -318,7 +318,7 @@ def _declare(dealer, bidder, bid, trump, forced, tb, policy, w, state, row):
     for p in range(players):
         knows |= policy[p, 0] >= CONTRACT
     if knows:
-        start_seen(w.hs.seen, hands, melds, trump, bidder, w.passes, tb, bid, bt if sweep else -1, w.hs.pool)
+        start_seen(w.hs.seen, hands, melds, trump, bidder, w.passes, tb, bid, bt if sweep else -1, w.hs.used)
     play_tricks(hands, leader, trump, bt, tb, policy, DRAW_TRUMP_MIN, state, w.tricks, w.tinfo,
                 w.team, w.hs, w.pimc, partner if sweep else -1)
     if sweep:

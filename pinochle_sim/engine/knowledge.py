@@ -209,9 +209,15 @@ def known_masks(seen, o):
 @ijit
 def pool_mask(seen, o, h1, h2, p1, p2):
     """The kinds with a copy whose holder seat ``o`` (hand ``h1``/``h2``) does not know, ``p1``/``p2``
-    being the kinds played once and twice: those of which fewer than two copies are played, held
-    or known (each count is 0, 1 or 2, and they sum to at most 2)."""
+    being the kinds played once and twice."""
     ks1, ks2 = known_masks(seen, o)
+    return _unplaced(ks1, ks2, h1, h2, p1, p2)
+
+
+@ijit
+def _unplaced(ks1, ks2, h1, h2, p1, p2):
+    """The kinds of which fewer than two copies are played, held or known (each count 0, 1 or 2,
+    summing to at most 2), from the masks of each count's first and second copy."""
     return ALL & ~(p2 | h2 | ks2 | (p1 & h1) | (p1 & ks1) | (h1 & ks1))
 
 
@@ -224,7 +230,7 @@ def pool_of(seen, o, h1, h2, p1, p2, pool):
     for k in range(N_KINDS):
         pool[k] = (COPIES - ((p1 >> k) & 1) - ((p2 >> k) & 1) - ((h1 >> k) & 1) - ((h2 >> k) & 1)
                    - ((ks1 >> k) & 1) - ((ks2 >> k) & 1))
-    return pool_mask(seen, o, h1, h2, p1, p2)
+    return _unplaced(ks1, ks2, h1, h2, p1, p2)
 
 
 @ijit

@@ -101,7 +101,7 @@ class Hands(NamedTuple):
     h2: np.ndarray
     seen: tuple
     may: np.ndarray
-    pool: np.ndarray
+    used: np.ndarray
 
 
 @ijit

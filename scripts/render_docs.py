@@ -235,8 +235,15 @@ def table_auction_limits() -> str:
             reach = ", ".join("none" if not math.isfinite(x) else f"{x:+.0f}" for x in r["reach"])
             at = ", ".join("-" if p is None else f"{p:.2f}" for p in r["p_at_limit"])
             rows.append(f"| `{v}` | {r['situation'].replace('_', ' ')} | {r['contracts']:,} | "
-                        f"{r['fewest_near_limit']:,} | {'yes' if r['all_read'] else 'no'} | {reach} | {at} |")
+                        f"{r['fewest_near_limit']:,} | {_all_read(r)} | {reach} | {at} |")
     return "\n".join(rows)
+
+
+def _all_read(r: dict) -> str:
+    """Whether every curve's gap near its limit rests on contracts; if not, how many do not."""
+    if r["all_read"]:
+        return "yes"
+    return f"no: {r['unread']} curve gaps" if "unread" in r else "no"
 
 
 def table_auction_kinds() -> str:

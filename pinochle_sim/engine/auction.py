@@ -40,13 +40,19 @@ class Bidding(NamedTuple):
     which: np.ndarray   # int64[seats]: the table each seat reads
     margin: np.ndarray  # float64[seats]: how far a limit must clear the next bid to outbid a partner
     band: int           # width of a meld band
+    keep: np.ndarray    # bool[seats, bands, aces, tens, trumps, situations + 1, raises]: see :func:`kept`
 
 
-def compile_bidding(weight, tables, margin, band) -> Bidding:
+#: ``Bidding.keep`` that plays out every contract.
+KEEP_ALL = np.ones((1,) * 7, np.bool_)
+
+
+def compile_bidding(weight, tables, margin, band, keep=KEEP_ALL) -> Bidding:
     """The kernels' :class:`Bidding` from each seat's limits ``tables[seat, situation, band,
     aces, tens, trumps]``. Seats with the same limits share one table, and a hand's four
     situations lie side by side: valuing a hand reads one cache line per seat, not four lines
-    of a table several times the size of a core's cache."""
+    of a table several times the size of a core's cache. ``keep``: which contracts are played
+    out (:func:`kept`; by default all)."""
     tables = np.asarray(tables, np.float64)
     distinct: list[np.ndarray] = []
     which = np.empty(len(tables), np.int64)
@@ -56,7 +62,11 @@ def compile_bidding(weight, tables, margin, band) -> Bidding:
             distinct.append(t)
         which[seat] = same[0] if same else len(distinct) - 1
     table = np.ascontiguousarray(np.moveaxis(np.stack(distinct), 1, -1))
-    return Bidding(np.asarray(weight, np.float64), table, which, np.asarray(margin, np.float64), int(band))
+    keep = np.ascontiguousarray(keep, np.bool_)
+    if keep.ndim != 7:
+        raise ValueError(f"keep has 7 dimensions (seats, bands, aces, tens, trumps, situations + 1, raises), "
+                         f"not {keep.ndim}")
+    return Bidding(np.asarray(weight, np.float64), table, which, np.asarray(margin, np.float64), int(band), keep)
 
 
 @ijit
@@ -102,6 +112,41 @@ def choose_trump(c, melds, rules):
 
 
 @ijit
+def hand_cell(c, melds, t, band):
+    """The cell of a strategy's table that hand ``c`` reads in trump ``t``: ``(meld band, aces,
+    tens, trump length)``, each capped at the table's last."""
+    aces = 0
+    tens = 0
+    for s in range(4):
+        aces += c[6 * s]
+        tens += c[6 * s + 1]
+    n_trump = 0
+    for r in range(6):
+        n_trump += c[6 * t + r]
+    return (min(melds[t] // band, N_BANDS - 1), min(aces, MAX_CARDS - 1), min(tens, MAX_CARDS - 1),
+            min(n_trump, MAX_TRUMPS - 1))
+
+
+@ijit
+def kept(bd, seat, c, melds, t, sit, bid, limit, raise_min):
+    """Whether the contract ``seat`` won at ``bid`` in situation ``sit`` (-1: a forced opening or
+    a stuck dealer), holding ``c`` with ``melds`` and naming ``t``, with ``limit`` its most in
+    that situation, is played out: ``bd.keep[seat, meld band, aces, tens, trumps, sit + 1,
+    whole raises the bid sits below the limit]``, a dimension of size 1 covering every index and
+    the last raise every one beyond it. A study that reads only some contracts (the auction
+    model's) plays out only those; the others' deals stop after the auction."""
+    k = bd.keep
+    if k.size == 1:
+        return k[0, 0, 0, 0, 0, 0, 0]
+    b, a, x, n = hand_cell(c, melds, t, bd.band)
+    below = 0
+    if sit >= 0 and raise_min > 0 and np.isfinite(limit):
+        below = int(np.floor((limit - bid) / raise_min + 1e-9))  # (as the model rounds its gaps)
+    return k[min(seat, k.shape[0] - 1), min(b, k.shape[1] - 1), min(a, k.shape[2] - 1), min(x, k.shape[3] - 1),
+             min(n, k.shape[4] - 1), min(sit + 1, k.shape[5] - 1), min(max(below, 0), k.shape[6] - 1)]
+
+
+@ijit
 def hand_worth(c, melds, weight, table, band, rules, worth):
     """The trump this seat would name; ``worth[s]`` receives the most it will bid in each
     auction situation ``s`` (see :func:`situation`).
@@ -110,18 +155,8 @@ def hand_worth(c, melds, weight, table, band, rules, worth):
     ``weight * meld[t] + table[meld band, aces, tens, trump length, s]`` (NaN: it will not bid,
     and the worth is -inf).
     """
-    aces = 0
-    tens = 0
-    for s in range(4):
-        aces += c[6 * s]
-        tens += c[6 * s + 1]
-    aces = min(aces, MAX_CARDS - 1)
-    tens = min(tens, MAX_CARDS - 1)
     t = choose_trump(c, melds, rules)
-    n_trump = 0
-    for r in range(6):
-        n_trump += c[6 * t + r]
-    cell = (min(melds[t] // band, N_BANDS - 1), aces, tens, min(n_trump, MAX_TRUMPS - 1))
+    cell = hand_cell(c, melds, t, band)
     for s in range(N_SITUATIONS):
         limit = weight * melds[t] + table[cell[0], cell[1], cell[2], cell[3], s]
         worth[s] = limit if np.isfinite(limit) else -np.inf

@@ -22,7 +22,7 @@ import numpy as np
 
 from .._numba import bjit, copy_rows, ijit, in_spans, njit
 from .auction import (MAX_CARDS, MAX_TRUMPS, N_BANDS, N_SITUATIONS, Bidding, choose_trump, compile_bidding,
-                      continue_auction, hand_worth, run_auction)
+                      continue_auction, hand_worth, kept, run_auction)
 from .cards import N_KINDS, NINE
 from .deal import BLOCK, deal_around, deal_one, stream
 from .meld import hand_meld_all_trumps
@@ -53,6 +53,9 @@ C = {name: i for i, name in enumerate(COLUMNS)}
 # The bid_* columns are what the bidder saw when bidding (its own cards before any passing or
 # kitty); side_total is what its side banked towards the contract (meld kept under the no-trick
 # rule, plus trick points, a counting discard included).
+#: ``thrown_in`` of a deal whose contract was not played out (``Bidding.keep``): only the
+#: auction's columns and the bidder's are filled in.
+NOT_PLAYED = 2
 DRAW_TRUMP_MIN = 4  # the heuristic declarer draws trump holding at least this many
 
 
@@ -228,6 +231,16 @@ def _play_deal(seed, i, forced_bidder, tb, bd, policy, w, row):
         bidder, bid, n_calls, sit = run_auction(dealer, w.worth, bd.margin, tb, w.calls, w.passed)
     row[CALLS] = n_calls
     row[BID_SITUATION] = sit
+    if bidder >= 0 and forced_bidder < 0:
+        limit = w.worth[bidder, max(sit, 0)] - (bd.margin[bidder] if sit == 1 else 0.0)
+        if not kept(bd, bidder, w.hands[bidder], w.melds[bidder], w.trumps[bidder], sit, bid, limit,
+                    rules[R.raise_min]):
+            row[THROWN] = NOT_PLAYED
+            row[BIDDER] = bidder
+            row[BID] = bid
+            row[TRUMP] = -1
+            row[MADE] = -1
+            return
     if bidder < 0:
         row[THROWN] = 1
         row[BIDDER] = -1

@@ -20,7 +20,7 @@ import pandas as pd
 from ..engine.hand import (BID, BID_ACES, BID_MELD, BID_SITUATION, BID_TENS, BID_TRUMPS, BIDDER, COLUMNS,
                            MADE, SIDE_TOTAL, THROWN, Loop, fixed_bidding,
                            others_score, partner_meld, play_rows, side_of)
-from ..engine.auction import MAX_CARDS, MAX_TRUMPS, N_BANDS, N_SITUATIONS, SITUATIONS, compile_bidding
+from ..engine.auction import KEEP_ALL, MAX_CARDS, MAX_TRUMPS, N_BANDS, N_SITUATIONS, SITUATIONS, compile_bidding
 from ..runs import HERE, Chunk, Run, Where, chunks_of
 from .stats import Z95, wilson
 from ..engine.variants import Variant, band_width, variant
@@ -42,6 +42,15 @@ EXPLORE_BLOCK = 2000   # deals played with one exploring seat and one shift
 READ_FACTOR = 4
 #: Gaps (in raises, either side of a situation's limit) whose chance must rest on contracts.
 READ_RAISES = 10
+#: The thin gaps, read on: in a situation that wins at least :data:`COVER_CONTRACTS` contracts,
+#: every gap within :data:`READ_RAISES` raises of a curve's limit should rest on at least
+#: :data:`COVER_LEAST` contracts (the kinds of hand together, each about its own limit). Where
+#: the read leaves fewer, up to :data:`THIN_ROUNDS` more rounds of the read's size play out
+#: only the contracts won at those gaps (:func:`_read_thin`).
+COVER_CONTRACTS = 20_000
+COVER_LEAST = 1000
+THIN_ROUNDS = 8
+THIN_BLOCK = 50_000   # deals of one exploring seat in a thin round
 #: The kinds of hand with a curve of their own (``kinds_check`` found one curve per situation
 #: misjudging them by 2-5 points): whether meld is under :data:`TRICK_HEAVY` of the hand's
 #: made-to-declare estimate (the rest being the cards that take tricks), and whether the hand
@@ -191,9 +200,15 @@ class AuctionModel:
         return self.kind_grid[self._cell(meld, aces, tens, trumps)]
 
     def gap(self, bid, meld, aces, tens, trumps) -> np.ndarray:
-        """The gap index of each contract (arrays)."""
+        """The gap index of each contract (arrays): gap ``g`` holds the bids more than ``g - 1``
+        raises and at most ``g`` raises above the estimate. Rounded up, not to the nearest: a
+        seat bids while ``bid <= estimate + reach`` (``reach`` a whole number of raises), so the
+        limit falls on the edge between two gaps, and every hand in the gap at the limit would
+        have bid there. (Rounded to the nearest, that gap held hands on both sides of the limit,
+        and only exploring seats bid with those above it: the estimate at the limit mixed two
+        populations, 7 points under what seats at their limit make in classic.)"""
         mu = self.weight * np.asarray(meld) + self.anchor[self._cell(meld, aces, tens, trumps)]
-        g = np.round((np.asarray(bid) - mu) / self.variant.raise_min).astype(int)
+        g = np.ceil((np.asarray(bid) - mu) / self.variant.raise_min - 1e-9).astype(int)
         return np.clip(g + GAP_RAISES, 0, 2 * GAP_RAISES)
 
     def p_make(self, situation, bid, meld, aces, tens, trumps) -> np.ndarray:
@@ -297,10 +312,12 @@ def _observe_chunk(v: Variant, weight: float, table: np.ndarray, policy: str,
     seat, shift = plan.get(chunk.start, (-1, 0))
     players = v.players
     tables = np.broadcast_to(table, (players, *table.shape))
-    if seat >= 0:
+    keep = KEEP_ALL
+    if seat >= 0:  # the other seats' contracts are not counted, so not played out either
         tables = tables.copy()
         tables[seat] += shift * v.raise_min
-    bidding = compile_bidding(np.full(players, weight), tables, np.zeros(players), band_width(v))
+        keep = np.arange(players).reshape(-1, 1, 1, 1, 1, 1, 1) == seat
+    bidding = compile_bidding(np.full(players, weight), tables, np.zeros(players), band_width(v), keep)
     rows = play_rows(Loop.build(v, bidding, policy), chunk.seed, chunk.start, chunk.count)
     c = _contracts(rows[rows[:, BIDDER] == seat] if seat >= 0 else rows)
     c["explored"] = np.full(len(c["bid"]), seat >= 0)
@@ -336,6 +353,101 @@ def _observe(model: AuctionModel, table: np.ndarray, policy: str, seed: int, dea
     np.add.at(n, at, 1)
     np.add.at(explored, at, columns.pop("explored"))
     return made, n, explored, columns
+
+
+def _near(model: AuctionModel, raises: int = READ_RAISES) -> np.ndarray:
+    """int[situations, kinds, 2 * raises + 1]: the gap index of each gap from ``raises`` raises
+    below each curve's limit to ``raises`` above it (-1: the curve never bids, or has no
+    contracts)."""
+    limit = model.limit_index()
+    idx = np.clip(limit[..., None] + np.arange(-raises, raises + 1), 0, 2 * GAP_RAISES)
+    live = (limit >= 0) & (model.contracts.sum(-1) > 0)
+    return np.where(live[..., None], idx, -1)
+
+
+def _thin(model: AuctionModel, least: int = COVER_CONTRACTS, fewest: int = COVER_LEAST) -> np.ndarray:
+    """bool[situations, kinds, gaps]: the gaps near the limits that :func:`coverage` finds thin
+    in the situations winning at least ``least`` contracts: every curve's gap at a distance
+    from its limit where the kinds together have under ``fewest`` contracts, and every gap
+    near a limit with no contract at all."""
+    near = _near(model)
+    n = np.where(near >= 0, np.take_along_axis(model.contracts, np.maximum(near, 0), -1), 0)
+    short = (n.sum(1) < fewest)[:, None, :] | (n == 0)
+    want = short & (near >= 0) & (model.contracts.sum((1, 2)) >= least)[:, None, None]
+    out = np.zeros(model.contracts.shape, bool)
+    s, k, j = np.nonzero(want)
+    out[s, k, near[s, k, j]] = True
+    return out
+
+
+def _thin_keep(kind_grid: np.ndarray, limit: np.ndarray, want: np.ndarray, players: int, seat: int,
+               shift: int) -> np.ndarray:
+    """``Bidding.keep`` (:func:`~pinochle_sim.engine.auction.kept`) that plays out only ``seat``'s
+    contracts at the gaps ``want``, the seat bidding to its limits (gap indices ``limit[situation,
+    kind]``) moved up by ``shift`` raises: a bid ``below`` whole raises under the moved limit sits
+    at gap ``limit + shift - below``. ``kind_grid``: the kind of each cell of the table."""
+    s, k, wanted = np.nonzero(want)
+    below = np.arange(int((limit[s, k] + shift - wanted).max()) + 2)      # the last: every one beyond
+    kind = kind_grid[..., None, None]                                       # [bands, aces, tens, trumps, 1, 1]
+    sit = np.arange(N_SITUATIONS)[:, None]
+    lim = limit[sit, kind]                                                  # [..., situations, 1]
+    g = lim + shift - below
+    ok = (lim >= 0) & (g >= 0) & (g <= 2 * GAP_RAISES)
+    mine = ok & want[sit, kind, np.clip(g, 0, 2 * GAP_RAISES)]
+    keep = np.zeros((players, *mine.shape[:4], N_SITUATIONS + 1, len(below)), bool)
+    keep[seat, ..., 1:, :] = mine                                           # (0: a forced opening)
+    return keep
+
+
+def _thin_chunk(v: Variant, weight: float, table: np.ndarray, policy: str, kind_grid: np.ndarray,
+                limit: np.ndarray, want: np.ndarray, shift: int, chunk: Chunk) -> dict[str, np.ndarray]:
+    """The contracts of one block of a thin round: its exploring seat's, at the gaps ``want``."""
+    seat = (chunk.start // THIN_BLOCK) % v.players
+    tables = np.broadcast_to(table, (v.players, *table.shape)).copy()
+    tables[seat] += shift * v.raise_min
+    keep = _thin_keep(kind_grid, limit, want, v.players, seat, shift)
+    bidding = compile_bidding(np.full(v.players, weight), tables, np.zeros(v.players), band_width(v), keep)
+    rows = play_rows(Loop.build(v, bidding, policy), chunk.seed, chunk.start, chunk.count)
+    return _contracts(rows)
+
+
+def _read_thin(model: AuctionModel, limit: np.ndarray, table: np.ndarray, policy: str, seed: int, deals: int,
+               run: Run, least: int = COVER_CONTRACTS, fewest: int = COVER_LEAST, rounds: int = THIN_ROUNDS):
+    """Read the thin gaps near the limits (:func:`_thin`) on, into ``model``'s counts: rounds of
+    ``deals`` auctions (seeds ``seed``, ``seed + 1``, ...) at the read's limits (``table``, gap
+    indices ``limit``), in blocks of :data:`THIN_BLOCK` deals in which one seat (each in turn)
+    explores, its limits moved up far enough to reach every gap wanted, and only its contracts
+    at those gaps are played out (the other deals stop after the auction, which costs little).
+    A seat that explores upwards wins every contract it would have won at its limit, at the
+    same bid in the same auction, and more above it, so a gap's contracts are drawn as the
+    read's are. Stops when no gap is thin, after ``rounds`` rounds, or when a round finds no
+    contract at any gap still wanted (those are left to the logistic, and :func:`coverage` says
+    so). Yields a history entry per round."""
+    v = model.variant
+    dead = np.zeros(model.contracts.shape, bool)
+    for r in range(rounds):
+        want = _thin(model, least, fewest) & ~dead & (limit >= 0)[..., None]  # (a curve that never bids wins none)
+        if not want.any():
+            return
+        s, k, g = np.nonzero(want)
+        shift = int(max(0, (g - limit[s, k]).max()))
+        fn = partial(_thin_chunk, v, model.weight, table, policy, model.kind_grid, limit, want, shift)
+        parts = [c for _, c in run.map(fn, chunks_of(seed + r, 0, deals, THIN_BLOCK), tag=f"thin {r + 1}")]
+        c = {key: np.concatenate([p[key] for p in parts]) for key in parts[0]}
+        made, n = np.zeros(model.contracts.shape), np.zeros(model.contracts.shape)
+        at = (c["situation"], model.kind(c["meld"], c["aces"], c["tens"], c["trumps"]),
+              model.gap(c["bid"], c["meld"], c["aces"], c["tens"], c["trumps"]))
+        np.add.at(made, at, c["made"])
+        np.add.at(n, at, 1)
+        n, made = np.where(want, n, 0), np.where(want, made, 0)  # a gap's share of a round is wanted whole or not
+        model.made += made
+        model.contracts += n
+        model.explored += n
+        model.__dict__.pop("fitted", None)
+        dead |= want & (n == 0)
+        yield {"iteration": f"thin {r + 1}", "contracts": int(n.sum()), "explored": int(n.sum()),
+               "deals": deals, "gaps_wanted": int(want.sum()), "shift_raises": shift,
+               "reach": model.reach().tolist()}
 
 
 def auction_model(v: Variant | str, confidence: float = 0.67, deals: int = 200_000, seed: int = 7919,
@@ -389,6 +501,8 @@ def auction_model(v: Variant | str, confidence: float = 0.67, deals: int = 200_0
         read = AuctionModel(v, confidence, weight, anchor_grid, made, n, explored)
         log({"iteration": "read", "contracts": int(n.sum()), "explored": int(explored.sum()),
              "reach": read.reach().tolist(), "moved_raises": _moved(read.reach(), reach, v)})
+        for entry in _read_thin(read, model.limit_index(), table, policy, seed + 3000, READ_FACTOR * deals, run):
+            log(entry | {"moved_raises": _moved(read.reach(), reach, v)})
         read.history = history
         # checked on auctions it was not read from, nobody exploring
         weight, table = read.limits()
@@ -495,29 +609,26 @@ def auction_table(model: AuctionModel) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def coverage(model: AuctionModel, least: int = 20_000, raises: int = READ_RAISES) -> pd.DataFrame:
-    """Per situation that won at least ``least`` contracts in the model's last round: the
-    contracts at each gap from ``raises`` raises below the limit to ``raises`` above, each
-    curve (kind of hand) counted about its own limit, the fewest of those and whether the chance
-    at every one of them is read from contracts; and the reach and the chance at the limit of
-    each curve (``reach`` and ``p_at_limit``, lists in the order of :data:`KINDS`)."""
+def coverage(model: AuctionModel, least: int = COVER_CONTRACTS, raises: int = READ_RAISES) -> pd.DataFrame:
+    """Per situation that won at least ``least`` contracts in the model's read: the contracts at
+    each gap from ``raises`` raises below the limit to ``raises`` above, each curve (kind of
+    hand) counted about its own limit, the fewest of those and whether the chance at every one
+    of them is read from contracts (``unread``: how many curve gaps are not, left to the
+    logistic); and the reach and the chance at the limit of each curve (``reach`` and
+    ``p_at_limit``, lists in the order of :data:`KINDS`)."""
     f = model.fitted
-    reach, limit = model.reach(), model.limit_index()
+    reach, limit, near = model.reach(), model.limit_index(), _near(model, raises)
     rows = []
     for s, sit in enumerate(SITUATIONS):
         if model.contracts[s].sum() < least:
             continue
-        near = np.zeros(2 * raises + 1)
-        read = True
-        for k in range(len(KINDS)):
-            if limit[s, k] < 0 or not model.contracts[s, k].sum():
-                continue
-            idx = np.clip(np.arange(limit[s, k] - raises, limit[s, k] + raises + 1), 0, 2 * GAP_RAISES)
-            near += model.contracts[s, k, idx]
-            read &= bool(f["read"][s, k, idx].all())
+        live = near[s, :, 0] >= 0
+        idx = near[s, live]
+        n = np.take_along_axis(model.contracts[s, live], idx, -1)
+        unread = int((~np.take_along_axis(f["read"][s, live], idx, -1)).sum())
         rows.append({"situation": sit, "contracts": int(model.contracts[s].sum()),
-                     "fewest_near_limit": int(near.min()), "all_read": read,
-                     "reach": [float(r) for r in reach[s]],
+                     "fewest_near_limit": int(n.sum(0).min()) if live.any() else 0, "all_read": unread == 0,
+                     "unread": unread, "reach": [float(r) for r in reach[s]],
                      "p_at_limit": [float(f["p"][s, k, i]) if i >= 0 else None for k, i in enumerate(limit[s])]})
     return pd.DataFrame(rows)
 

@@ -28,7 +28,7 @@ from .deal import BLOCK, deal_around, deal_one, stream
 from .meld import hand_meld_all_trumps
 from .melds import DIX
 from .passing import discard, new_pass_scratch, pass_cards, sure_sweep
-from .knowledge import new_seen, start_seen
+from .knowledge import new_seen, note_calls, start_seen
 from .pimc import new_scratch
 from .play import to_masks
 from .tricks import CONTRACT, DEFAULT_POLICY, MAX_TRICKS, Hands, play_tricks, policy_row, search_room
@@ -120,10 +120,11 @@ class Work(NamedTuple):
 
 
 @njit
-def workspace(tb, max_calls, search):
+def workspace(tb, max_calls, search, bd):
     """A :class:`Work` for variant ``tb``, auctions of up to ``max_calls`` calls and a play whose
     ``search`` is ``tricks.search_room``'s (None: no seat samples, and the loop given None is
-    compiled without the sampling player)."""
+    compiled without the sampling player), the seats bidding by ``bd`` (which the sampling player
+    reads the calls by)."""
     seats = tb.rules[R.players]
     sides = tb.rules[R.teams]
     return Work(np.zeros((seats + 1, 24), np.int8), np.empty(48, np.int8),
@@ -136,14 +137,14 @@ def workspace(tb, max_calls, search):
                       np.zeros(seats, np.int64), np.zeros(N_KINDS, np.int64)),
                 np.zeros(seats, np.bool_), new_pass_scratch(),
                 np.empty((seats + 1, N_KINDS), np.int8), np.empty((seats, 4), np.int32),
-                _sampling_scratch(seats, sides, search))
+                _sampling_scratch(seats, sides, search, bd))
 
 
 @njit
-def _sampling_scratch(seats, sides, search):
+def _sampling_scratch(seats, sides, search, bd):
     if search is None:
         return None
-    return new_scratch(seats, sides, search)
+    return new_scratch(seats, sides, search, bd)
 
 
 @njit
@@ -332,6 +333,7 @@ def _declare(dealer, bidder, bid, trump, forced, tb, policy, w, state, row):
         knows |= policy[p, 0] >= CONTRACT
     if knows:
         start_seen(w.hs.seen, hands, melds, trump, bidder, w.passes, tb, bid, bt if sweep else -1, w.hs.used)
+        _note_calls(w.hs.seen, w.calls, row[CALLS], bidder, w.pimc, tb)
     play_tricks(hands, leader, trump, bt, tb, policy, DRAW_TRUMP_MIN, state, w.tricks, w.tinfo,
                 w.team, w.hs, w.pimc, partner if sweep else -1)
     if sweep:
@@ -352,6 +354,14 @@ def _declare(dealer, bidder, bid, trump, forced, tb, policy, w, state, row):
 #: ``forced_bidder`` of :func:`_play_many` for the declarer simulation: every seat declares each
 #: deal in turn, the deal dealt and valued once for all of them.
 EVERY_SEAT = -2
+
+
+@njit
+def _note_calls(seen, calls, n_calls, bidder, sc, tb):
+    """What the calls say, for the sampling player (``sc``: its scratch; None when no seat
+    samples, and numba then drops the branch)."""
+    if sc is not None:
+        note_calls(seen, calls, n_calls, bidder, sc.bidding.margin, tb)
 
 
 @bjit
@@ -397,7 +407,7 @@ def _play_many(seed, start, lo, hi, forced_bidder, tb, bd, policy, search, max_c
     """Summaries of deals ``start + lo .. start + hi - 1`` into ``rows[lo:hi]`` (``rows``:
     int32[n, len(COLUMNS)]; with ``EVERY_SEAT``, int32[seats * n, len(COLUMNS)], seat by seat);
     ``search``: ``tricks.search_room`` of ``policy``. One span of :func:`play_rows`."""
-    w = workspace(tb, max_calls, search)
+    w = workspace(tb, max_calls, search, bd)
     _play_block(seed, start, lo, hi, forced_bidder, tb, bd, policy, w, rows)
 
 
@@ -407,7 +417,7 @@ def _record_many(seed, start, lo, hi, forced_bidder, tb, bd, policy, search, dea
     """As :func:`_play_many`, keeping each deal's cards (and kitty), calls, passes or discard and
     tricks."""
     for d in range(lo, hi):
-        w = with_record(workspace(tb, 1, search), calls[d], passes[d], tricks[d], tinfo[d])
+        w = with_record(workspace(tb, 1, search, bd), calls[d], passes[d], tricks[d], tinfo[d])
         deal_hands(seed, start + d, tb, w.hands, w.deck)
         dealt[d] = w.hands
         play_deal(seed, start + d, forced_bidder, tb, bd, policy, w, rows[d])
@@ -438,20 +448,20 @@ def dd_points(tb, w, row, dd_from):
 def _play_many_dd(seed, start, lo, hi, forced_bidder, tb, bd, policy, search, max_calls, dd_from, rows, dd):
     """As :func:`_play_many`, and ``dd[d]``: :func:`dd_points` of each deal."""
     for d in range(lo, hi):
-        w = workspace(tb, max_calls, search)
+        w = workspace(tb, max_calls, search, bd)
         deal_hands(seed, start + d, tb, w.hands, w.deck)
         play_deal(seed, start + d, forced_bidder, tb, bd, policy, w, rows[d])
         dd[d] = dd_points(tb, w, rows[d], dd_from)
 
 
 @njit
-def _declare_hand(seed, deals, lo, hi, seat, fixed, dealer, trumps, tb, policy, search, rows):
+def _declare_hand(seed, deals, lo, hi, seat, fixed, dealer, trumps, tb, bd, policy, search, rows):
     """The deals numbered ``deals[lo:hi]`` (``deals``: int64[n]) with ``seat`` holding ``fixed``
     (int8[24]) and declaring in each trump of ``trumps`` (-1: the trump it names), into ``rows``
     (int32[n, len(trumps), len(COLUMNS)]). ``dealer < 0``: deal ``i``'s dealer is ``i % seats``.
     Every trump plays the same deals and random streams."""
     players = tb.rules[R.players]
-    w = workspace(tb, 1, search)
+    w = workspace(tb, 1, search, bd)
     dealt = np.zeros(w.hands.shape, np.int8)
     for d in range(lo, hi):
         i = deals[d]
@@ -471,7 +481,7 @@ def _worths_around(seed, start, lo, hi, seat, fixed, tb, bd, out):
     """For deals ``start + lo .. start + hi - 1`` dealt around ``fixed`` in ``seat``: what every
     seat's bidding strategy would bid in each auction situation, into ``out[lo:hi]``
     (float64[n, seats, situations])."""
-    w = workspace(tb, 1, None)  # nobody plays
+    w = workspace(tb, 1, None, bd)  # nobody plays
     for d in range(lo, hi):
         _deal_around(seed, start + d, seat, fixed, tb, w.hands, w.deck)
         value_hands(tb, bd, w.hands, w.melds, out[d], w.trumps)
@@ -495,7 +505,7 @@ def _after_pass(seed, deals, lo, hi, fixed, dealer, passed0, high, high_seat, tb
     (``passed0``, the bid ``high`` held by ``high_seat``), and the hand is played out. ``out[d]``
     receives seat 0's side's score minus the others' (:func:`lead_over_others`; 0 when the hand
     is thrown in)."""
-    w = workspace(tb, max_calls, search)
+    w = workspace(tb, max_calls, search, bd)
     passed = np.empty(passed0.shape[0], np.bool_)
     row = np.empty(len(COLUMNS), np.int32)
     for d in range(lo, hi):
@@ -649,7 +659,8 @@ def declare_hand(loop: Loop, seed: int, deals: np.ndarray, seat: int, fixed: np.
     rows = np.empty((len(deals), len(trumps), len(COLUMNS)), np.int32)
     fixed = _fixed(loop, seat, fixed)
     in_spans(len(deals), lambda lo, hi: _declare_hand(np.uint64(seed), deals, lo, hi, int(seat), fixed, int(dealer),
-                                                      trumps, loop.tables, loop.policy, loop.search, rows), BLOCK)
+                                                      trumps, loop.tables, loop.bidding, loop.policy, loop.search,
+                                                      rows), BLOCK)
     return rows
 
 

@@ -14,6 +14,10 @@ A seat sees its own cards and every card played. Besides those it knows
 * the cards passed: the bid winner's partner knows the cards it gave the bid winner (those not
   given back) and the bid winner those it passed back (each while the holder has not played
   them); the bid winner with a kitty knows its own discard;
+* what the calls said (public): each seat bids by its strategy's limits, so its bids and its
+  pass bound its limit in each auction situation (:func:`note_calls`); that too is a fact about
+  a whole hand, which :func:`agrees_with_calls` checks a drawn layout against (the sampling
+  player's ``calls`` option);
 * what the obligations revealed: a seat that did not follow suit holds none of the suit, one that
   did not beat the winning card where it had to (``must_head``, ``must_overtrump``) holds none
   that beats it, one that did not trump holds no trump: exactly the kinds that would have made the
@@ -34,6 +38,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .._numba import bjit, copy_into, ijit, njit
+from .auction import N_SITUATIONS, hand_worth
 from .cards import COPIES, N_KINDS, NINE
 from .deal import next64
 from .meld import hand_meld_all_trumps, meld_used
@@ -62,6 +67,10 @@ class Seen(NamedTuple):
     played: np.ndarray    # int8[seats, 24]: the cards each seat has played
     shown: np.ndarray     # int64[seats]: the meld each seat laid down, in trump (-1: none shown, playing 1000)
     dix: np.ndarray       # int64[seats]: the part of ``shown`` its nines of trump make (public too)
+    call_lo: np.ndarray   # float64[seats, situations]: each seat's calls say its bidding strategy bids at
+    call_hi: np.ndarray   # least call_lo and less than call_hi in each auction situation (:func:`note_calls`)
+    called: np.ndarray    # bool[seats]: its calls say something, and of the hand it called with (its cards now
+    #                       and those it has played: no kitty taken, no cards passed)
 
 
 class Sampler(NamedTuple):
@@ -80,7 +89,8 @@ def new_seen(seats):
     return Seen(np.zeros((seats, seats + 1, N_KINDS), np.int8), np.zeros((seats, seats + 1), np.int64),
                 np.zeros((seats, seats + 1), np.int64), np.zeros(seats + 1, np.int64), np.zeros(seats + 1, np.int64),
                 np.zeros(2, np.int64), np.zeros((seats, N_KINDS), np.int8), np.zeros(seats, np.int64),
-                np.zeros(seats, np.int64))
+                np.zeros(seats, np.int64), np.full((seats, N_SITUATIONS), -np.inf),
+                np.full((seats, N_SITUATIONS), np.inf), np.zeros(seats, np.bool_))
 
 
 @njit
@@ -98,7 +108,7 @@ def start_seen(seen, hands, melds, trump, bidder, passes, tb, bid, hidden, used)
     back) or the bid winner's discard (row 0), the contract. ``used``: int64[24] scratch."""
     rules = tb.rules
     seats = rules[R.players]
-    known, kmask, kmask2, forbid, size, contract, played, shown, dix = seen
+    known, kmask, kmask2, forbid, size, contract, played, shown, dix = seen[:9]
     known[:] = 0
     forbid[:] = 0
     played[:] = 0
@@ -366,4 +376,73 @@ def agrees_with_meld(seen, o, h1, h2, trump, tb, hand, melds):
         hand_meld_all_trumps(hand, tb, melds)
         if melds[trump] > seen.shown[q]:
             return False
+    return True
+
+
+@njit
+def note_calls(seen, calls, n_calls, bidder, margin, tb):
+    """What the auction's calls (``calls[:n_calls]``: seat, bid or -1 for a pass) say of the
+    seats' hands, into ``seen`` (public: every seat heard them). The seats bid by the kernels'
+    rule (``auction.continue_auction``): a seat bids the next bid while it is within its
+    strategy's limit for the situation it sees (less ``margin[seat]`` over its partner), so a
+    bid ``b`` says the limit is at least ``b`` (``call_lo``) and a pass when the next bid was
+    ``n`` that it is under ``n`` (``call_hi``). A forced opening says nothing, nor does a pass
+    made because the auction ran out of room. ``called[q]``: the bounds say something of a hand
+    that is still ``q``'s cards and those it played (not the bid winner's after a kitty, nor the
+    passing partners' after passing)."""
+    rules = tb.rules
+    seats = rules[R.players]
+    seen.call_lo[:] = -np.inf
+    seen.call_hi[:] = np.inf
+    room = calls.shape[0] - 5
+    high, high_seat, out = 0, -1, 0
+    start = 0
+    if rules[R.forced_open] and n_calls > 0:
+        high, high_seat, start = calls[0, 1], calls[0, 0], 1
+    for i in range(start, n_calls):
+        seat, bid = calls[i, 0], calls[i, 1]
+        partner = tb.partner[seat]
+        if high_seat < 0:
+            sit = 0
+        elif partner < 0:
+            sit = 3
+        elif high_seat == partner:
+            sit = 1
+        else:
+            sit = 2 if (out >> partner) & 1 else 3
+        m = margin[seat] if sit == 1 else 0.0
+        if bid >= 0:
+            seen.call_lo[seat, sit] = max(seen.call_lo[seat, sit], bid + m)
+            high, high_seat = bid, seat
+        else:
+            if i < room:
+                need = rules[R.opening_bid] if high_seat < 0 else high + rules[R.raise_min]
+                seen.call_hi[seat, sit] = min(seen.call_hi[seat, sit], need + m)
+            out |= 1 << seat
+    partner = tb.partner[bidder] if bidder >= 0 else -1
+    for q in range(seats):
+        changed = (rules[R.kitty] > 0 and q == bidder) or (rules[R.pass_cards] > 0 and (q == bidder or q == partner))
+        said = False
+        for sit in range(N_SITUATIONS):
+            said |= np.isfinite(seen.call_lo[q, sit]) or np.isfinite(seen.call_hi[q, sit])
+        seen.called[q] = said and not changed
+
+
+@njit
+def agrees_with_calls(seen, o, h1, h2, bd, tb, hand, melds, worth):
+    """Whether the layout ``h1``/``h2`` (masks, every seat's hand now) agrees with the calls, as
+    seat ``o`` hears them (:func:`note_calls`): every other seat whose calls say something of its
+    hand would, with the cards it has played, have called as it did under its bidding strategy
+    (``bd``, the kernels' ``auction.Bidding``). ``hand``: int64[24], ``melds``: int64[4] and
+    ``worth``: float64[situations] scratch."""
+    for q in range(h1.shape[0]):
+        if q == o or not seen.called[q]:
+            continue
+        for k in range(N_KINDS):
+            hand[k] = ((h1[q] >> k) & 1) + ((h2[q] >> k) & 1) + seen.played[q, k]
+        hand_meld_all_trumps(hand, tb, melds)
+        hand_worth(hand, melds, bd.weight[q], bd.table[bd.which[q]], bd.band, tb.rules, worth)
+        for sit in range(N_SITUATIONS):
+            if not seen.call_lo[q, sit] <= worth[sit] < seen.call_hi[q, sit]:
+                return False
     return True

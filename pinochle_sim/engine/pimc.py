@@ -4,8 +4,9 @@ At each decision the seat draws ``worlds`` layouts of the cards it cannot see, e
 it knows (``knowledge.prepare``/``draw``: its cards, the cards played, the melds laid down, the
 cards passed, the voids and failures to beat; with ``infer``, also the meld not laid down: a
 world in which another seat would have held more meld than it showed is drawn again, up to
-:data:`MAX_DRAWS` times, ``knowledge.agrees_with_meld``), and values each legal card in every
-world:
+:data:`MAX_DRAWS` times, ``knowledge.agrees_with_meld``; with ``calls``, also the auction's
+calls: a world in which another seat would have called otherwise under its bidding strategy is
+drawn again, ``knowledge.agrees_with_calls``), and values each legal card in every world:
 
 * with at most ``dd_tricks`` tricks left (the current one counted), by double dummy
   (``search.solve_moves``, exact for every card, one table for all the worlds of the decision);
@@ -31,8 +32,9 @@ from typing import NamedTuple
 import numpy as np
 
 from .._numba import copy_into, njit
+from .auction import N_SITUATIONS
 from .cards import N_KINDS
-from .knowledge import Sampler, agrees_with_meld, draw, new_sampler, prepare
+from .knowledge import Sampler, agrees_with_calls, agrees_with_meld, draw, new_sampler, prepare
 from .play import (ALL, RANK, choose_follow, choose_lead, legal_mask, lsb, partner_safe, popcount, take,
                    trick_step)
 from .search import Position, fresh_space, in_hands, new_space, solve_moves
@@ -42,6 +44,7 @@ from .variants import R
 WORLDS = 40     # default worlds a decision
 DD_TRICKS = 3   # default tricks left (the current one counted) from which worlds are solved double dummy
 INFER = 0       # default: worlds drawn from the cards alone, not checked against the meld not shown
+CALLS = 0       # default: nor against the calls
 #: What a card is worth in a world: the points its side takes from there on, or the hand's score.
 OBJECTIVES = ("points", "score")
 POINTS, SCORE = range(len(OBJECTIVES))
@@ -67,17 +70,19 @@ class Scratch(NamedTuple):
     smeld: np.ndarray    # int64[sides]: each side's meld shown, and its nines of trump's part
     sdix: np.ndarray
     out: np.ndarray      # int64[sides]: each side's score for the hand
+    worth: np.ndarray    # float64[situations]: a seat's limits, for the check against the calls
+    bidding: tuple       # auction.Bidding: the seats' bidding strategies, which the calls are read by
 
 
 @njit
-def new_scratch(seats, sides, search_cards):
+def new_scratch(seats, sides, search_cards, bidding):
     """A :class:`Scratch`; ``search_cards``: the most cards left when a decision is solved
-    double dummy (-1: never, no search table)."""
+    double dummy (-1: never, no search table); ``bidding``: the seats' (``auction.Bidding``)."""
     return Scratch(new_sampler(), np.zeros(seats, np.int64), np.zeros(seats, np.int64), np.zeros(seats, np.int64),
                    np.zeros(seats, np.int64), np.zeros(N_KINDS, np.int64), np.zeros(N_KINDS, np.float64),
                    new_space(search_cards), np.zeros(N_KINDS, np.int64), np.zeros(4, np.int64),
                    np.zeros((3, sides), np.int64), np.zeros(sides, np.int64), np.zeros(sides, np.int64),
-                   np.zeros(sides, np.int64))
+                   np.zeros(sides, np.int64), np.zeros(N_SITUATIONS), bidding)
 
 
 @njit
@@ -128,7 +133,7 @@ def rollout(h1, h2, pos, first, p1, p2, trump, bidder_team, draw_trump_min, max_
 
 @njit
 def pimc_card(hs, pos, p1, p2, legal, prefer, trump, bidder_team, draw_trump_min, tb, worlds, dd_tricks, infer,
-              objective, team, state, sc):
+              objective, calls, team, state, sc):
     """The sampling player's card for the seat of ``pos``: from ``hs`` (``tricks.Hands``) it
     reads only that seat's hand (``h1[seat]``/``h2[seat]``) and what the seat knows (``seen``);
     ``legal`` its legal kinds, ``prefer`` the card a tie goes to; ``objective`` an index into
@@ -158,7 +163,7 @@ def pimc_card(hs, pos, p1, p2, legal, prefer, trump, bidder_team, draw_trump_min
             sc.smeld[tb.team[q]] += max(seen.shown[q], 0)
             sc.sdix[tb.team[q]] += seen.dix[q]
     for _ in range(worlds):
-        state = draw_world(seen, seat, own1, own2, state, trump, tb, infer, sc)
+        state = draw_world(seen, seat, own1, own2, state, trump, tb, infer, calls, sc)
         wpos = _in_world(pos, wh1, wh2, points)
         if solved:
             solve_moves(wh1, wh2, wpos, True, trump, tb, values, sp)
@@ -212,16 +217,24 @@ def _score(v, me, team, pos, seen, tb, sc):
 
 
 @njit
-def draw_world(seen, seat, own1, own2, state, trump, tb, infer, sc):
+def draw_world(seen, seat, own1, own2, state, trump, tb, infer, calls, sc):
     """A world drawn for ``seat`` into ``sc.h1``/``sc.h2``; with ``infer``, drawn again (up to
-    :data:`MAX_DRAWS` draws) until it agrees with the meld laid down. Returns the random state."""
+    :data:`MAX_DRAWS` draws) until it agrees with the meld laid down, with ``calls`` until it
+    agrees with the auction's calls under the seats' bidding. Returns the random state."""
     state = draw(seen, seat, own1, own2, sc.sampler, state, sc.h1, sc.h2)
     tries = 1
-    while infer and tries < MAX_DRAWS and not agrees_with_meld(seen, seat, sc.h1, sc.h2, trump, tb, sc.hand,
-                                                               sc.melds):
+    while tries < MAX_DRAWS and not _agrees(seen, seat, trump, tb, infer, calls, sc):
         state = draw(seen, seat, own1, own2, sc.sampler, state, sc.h1, sc.h2)
         tries += 1
     return state
+
+
+@njit
+def _agrees(seen, seat, trump, tb, infer, calls, sc):
+    """Whether the world in ``sc`` agrees with what ``infer`` and ``calls`` ask it to."""
+    if infer and not agrees_with_meld(seen, seat, sc.h1, sc.h2, trump, tb, sc.hand, sc.melds):
+        return False
+    return not calls or agrees_with_calls(seen, seat, sc.h1, sc.h2, sc.bidding, tb, sc.hand, sc.melds, sc.worth)
 
 
 @njit

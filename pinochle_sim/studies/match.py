@@ -118,7 +118,7 @@ def play_match(seed, m, tb, bd, policy, target, higher_wins, set_out, w, row, ou
 @njit
 def _play_matches(seed, start, lo, hi, tb, bd, policy, search, max_calls, target, higher_wins, set_out, out):
     for m in range(lo, hi):
-        w = workspace(tb, max_calls, search)
+        w = workspace(tb, max_calls, search, bd)
         row = np.empty(_N_COLUMNS, np.int32)
         play_match(seed, start + m, tb, bd, policy, target, higher_wins, set_out, w, row, out[m])
 

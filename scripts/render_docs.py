@@ -224,9 +224,10 @@ def table_odds_seed004() -> str:
 
 
 def table_auction_limits() -> str:
-    """Per variant and situation that won 20,000 contracts or more in the auction model's last
-    round: its contracts, the fewest at one gap within ten raises of the limits, whether each of
-    those is read from contracts, and each kind's reach and chance at its limit."""
+    """Per variant and situation that won 20,000 contracts or more in the auction model's read:
+    its contracts, the fewest at one gap within ten raises of the limits, whether each of those
+    is read from contracts (if not, how many curve gaps are not), and each kind's reach and
+    chance at its limit."""
     rows = ["| variant | situation | contracts | fewest at a gap within 10 raises of the limit | all read "
             "from contracts | reach by kind of hand (points; trick-heavy, + long trumps, with meld, + long "
             "trumps) | chance at the limit |", "|---|---|---:|---:|---|---|---|"]
@@ -243,7 +244,9 @@ def _all_read(r: dict) -> str:
     """Whether every curve's gap near its limit rests on contracts; if not, how many do not."""
     if r["all_read"]:
         return "yes"
-    return f"no: {r['unread']} curve gaps" if "unread" in r else "no"
+    if "unread" not in r:
+        return "no"
+    return f"no: {r['unread']} curve gap{'' if r['unread'] == 1 else 's'}"
 
 
 def table_auction_kinds() -> str:

@@ -74,13 +74,19 @@ def situation(seat, high_seat, passed, partner):
     """The auction as ``seat`` (whose partner is ``partner``, -1 for none) sees it: nobody has bid
     (0), its partner holds the bid (1), an opponent holds it and the partner has passed (2), an
     opponent holds it (3; a seat without a partner always sees this one)."""
+    return situation_of(high_seat, partner, partner >= 0 and passed[partner])
+
+
+@ijit
+def situation_of(high_seat, partner, partner_out):
+    """:func:`situation` from whether the partner has passed (``partner_out``)."""
     if high_seat < 0:
         return 0
     if partner < 0:
         return 3
     if high_seat == partner:
         return 1
-    return 2 if passed[partner] else 3
+    return 2 if partner_out else 3
 
 
 @njit

@@ -38,7 +38,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .._numba import bjit, copy_into, ijit, njit
-from .auction import N_SITUATIONS, hand_worth
+from .auction import N_SITUATIONS, hand_worth, situation_of
 from .cards import COPIES, N_KINDS, NINE
 from .deal import next64
 from .meld import hand_meld_all_trumps, meld_used
@@ -362,6 +362,15 @@ def draw(seen, o, h1o, h2o, sp, state, h1, h2):
 
 
 @ijit
+def _meld_hand(seen, q, h1, h2, tb, hand, melds):
+    """Seat ``q``'s meld hand in the layout ``h1``/``h2``: its cards now and those it has played
+    (into ``hand``), and its meld in every trump (into ``melds``)."""
+    for k in range(N_KINDS):
+        hand[k] = ((h1[q] >> k) & 1) + ((h2[q] >> k) & 1) + seen.played[q, k]
+    hand_meld_all_trumps(hand, tb, melds)
+
+
+@ijit
 def agrees_with_meld(seen, o, h1, h2, trump, tb, hand, melds):
     """Whether the layout ``h1``/``h2`` (masks, every seat's hand now) agrees with the melds laid
     down, as seat ``o`` sees them: every other seat that showed its meld would, with the cards it
@@ -371,9 +380,7 @@ def agrees_with_meld(seen, o, h1, h2, trump, tb, hand, melds):
     for q in range(h1.shape[0]):
         if q == o or seen.shown[q] < 0:
             continue
-        for k in range(N_KINDS):
-            hand[k] = ((h1[q] >> k) & 1) + ((h2[q] >> k) & 1) + seen.played[q, k]
-        hand_meld_all_trumps(hand, tb, melds)
+        _meld_hand(seen, q, h1, h2, tb, hand, melds)
         if melds[trump] > seen.shown[q]:
             return False
     return True
@@ -402,14 +409,7 @@ def note_calls(seen, calls, n_calls, bidder, margin, tb):
     for i in range(start, n_calls):
         seat, bid = calls[i, 0], calls[i, 1]
         partner = tb.partner[seat]
-        if high_seat < 0:
-            sit = 0
-        elif partner < 0:
-            sit = 3
-        elif high_seat == partner:
-            sit = 1
-        else:
-            sit = 2 if (out >> partner) & 1 else 3
+        sit = situation_of(high_seat, partner, partner >= 0 and (out >> partner) & 1 == 1)
         m = margin[seat] if sit == 1 else 0.0
         if bid >= 0:
             seen.call_lo[seat, sit] = max(seen.call_lo[seat, sit], bid + m)
@@ -438,9 +438,7 @@ def agrees_with_calls(seen, o, h1, h2, bd, tb, hand, melds, worth):
     for q in range(h1.shape[0]):
         if q == o or not seen.called[q]:
             continue
-        for k in range(N_KINDS):
-            hand[k] = ((h1[q] >> k) & 1) + ((h2[q] >> k) & 1) + seen.played[q, k]
-        hand_meld_all_trumps(hand, tb, melds)
+        _meld_hand(seen, q, h1, h2, tb, hand, melds)
         hand_worth(hand, melds, bd.weight[q], bd.table[bd.which[q]], bd.band, tb.rules, worth)
         for sit in range(N_SITUATIONS):
             if not seen.call_lo[q, sit] <= worth[sit] < seen.call_hi[q, sit]:

@@ -306,20 +306,26 @@ def _observe_chunks(deals: int, seed: int, plan: dict[int, tuple[int, int]]) -> 
     return chunks
 
 
-def _observe_chunk(v: Variant, weight: float, table: np.ndarray, policy: str,
-                   plan: dict[int, tuple[int, int]], chunk: Chunk) -> dict[str, np.ndarray]:
-    """The contracts of one chunk of a round (an exploring block: only the exploring seat's)."""
-    seat, shift = plan.get(chunk.start, (-1, 0))
-    players = v.players
-    tables = np.broadcast_to(table, (players, *table.shape))
-    keep = KEEP_ALL
-    if seat >= 0:  # the other seats' contracts are not counted, so not played out either
+def _explored(v: Variant, weight: float, table: np.ndarray, policy: str, seat: int, shift: int, keep: np.ndarray,
+              chunk: Chunk) -> dict[str, np.ndarray]:
+    """The contracts played out (``keep``, :func:`~pinochle_sim.engine.auction.kept`) in one chunk
+    of auctions where every seat bids to ``weight * meld + table[...]`` but ``seat`` (-1: none),
+    whose limits are moved by ``shift`` raises."""
+    tables = np.broadcast_to(table, (v.players, *table.shape))
+    if seat >= 0:
         tables = tables.copy()
         tables[seat] += shift * v.raise_min
-        keep = np.arange(players).reshape(-1, 1, 1, 1, 1, 1, 1) == seat
-    bidding = compile_bidding(np.full(players, weight), tables, np.zeros(players), band_width(v), keep)
-    rows = play_rows(Loop.build(v, bidding, policy), chunk.seed, chunk.start, chunk.count)
-    c = _contracts(rows[rows[:, BIDDER] == seat] if seat >= 0 else rows)
+    bidding = compile_bidding(np.full(v.players, weight), tables, np.zeros(v.players), band_width(v), keep)
+    return _contracts(play_rows(Loop.build(v, bidding, policy), chunk.seed, chunk.start, chunk.count))
+
+
+def _observe_chunk(v: Variant, weight: float, table: np.ndarray, policy: str,
+                   plan: dict[int, tuple[int, int]], chunk: Chunk) -> dict[str, np.ndarray]:
+    """The contracts of one chunk of a round (an exploring block: only the exploring seat's; the
+    other seats' are not counted, so not played out either)."""
+    seat, shift = plan.get(chunk.start, (-1, 0))
+    keep = KEEP_ALL if seat < 0 else np.arange(v.players).reshape(-1, 1, 1, 1, 1, 1, 1) == seat
+    c = _explored(v, weight, table, policy, seat, shift, keep, chunk)
     c["explored"] = np.full(len(c["bid"]), seat >= 0)
     return c
 
@@ -403,12 +409,8 @@ def _thin_chunk(v: Variant, weight: float, table: np.ndarray, policy: str, kind_
                 limit: np.ndarray, want: np.ndarray, shift: int, chunk: Chunk) -> dict[str, np.ndarray]:
     """The contracts of one block of a thin round: its exploring seat's, at the gaps ``want``."""
     seat = (chunk.start // THIN_BLOCK) % v.players
-    tables = np.broadcast_to(table, (v.players, *table.shape)).copy()
-    tables[seat] += shift * v.raise_min
     keep = _thin_keep(kind_grid, limit, want, v.players, seat, shift)
-    bidding = compile_bidding(np.full(v.players, weight), tables, np.zeros(v.players), band_width(v), keep)
-    rows = play_rows(Loop.build(v, bidding, policy), chunk.seed, chunk.start, chunk.count)
-    return _contracts(rows)
+    return _explored(v, weight, table, policy, seat, shift, keep, chunk)
 
 
 def _read_thin(model: AuctionModel, limit: np.ndarray, table: np.ndarray, policy: str, seed: int, deals: int,
@@ -439,7 +441,8 @@ def _read_thin(model: AuctionModel, limit: np.ndarray, table: np.ndarray, policy
               model.gap(c["bid"], c["meld"], c["aces"], c["tens"], c["trumps"]))
         np.add.at(made, at, c["made"])
         np.add.at(n, at, 1)
-        n, made = np.where(want, n, 0), np.where(want, made, 0)  # a gap's share of a round is wanted whole or not
+        # (only wanted gaps are played out; this drops a contract a rounding error put next door)
+        n, made = np.where(want, n, 0), np.where(want, made, 0)
         model.made += made
         model.contracts += n
         model.explored += n

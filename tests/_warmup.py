@@ -12,6 +12,7 @@ the source, it is not run again.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import shutil
 import tempfile
@@ -80,11 +81,21 @@ def _folder(run_id: str) -> Path:
     return Path(tempfile.gettempdir()) / f"pinochle-sim-warm-up-{run_id}"
 
 
+def _warmed_mark() -> Path:
+    """The mark that this checkout's kernels are compiled for the source as it is now. The kernel
+    folder is keyed by the source alone and shared by checkouts of the same source, but numba
+    caches each kernel by its file's path: another checkout (a fresh clone in CI beside this one)
+    finds the folder and its mark and still has everything to compile, so the mark names the
+    checkout."""
+    from pinochle_sim import _numba
+    checkout = hashlib.sha1(str(_numba._ROOT).encode()).hexdigest()[:12]
+    return _numba.kernel_dir() / f"tests-warmed-up-{checkout}"
+
+
 def warm_up(worker: str, count: int, run_id: str) -> None:
     """Run worker ``worker``'s (``gwN``) share of :data:`PLAN`, then wait for the others; nothing
     when a warm-up has run before on this source (the kernel folder is keyed by it)."""
-    from pinochle_sim._numba import kernel_dir
-    done = kernel_dir() / "tests-warmed-up"
+    done = _warmed_mark()
     if done.exists():
         return
     index = int(worker.removeprefix("gw"))

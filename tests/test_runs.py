@@ -1,6 +1,8 @@
 """Long runs on a Dask cluster and resumed after an interruption (issue 17): the same results as
 one uninterrupted run here, and nothing left behind."""
 import json
+import time
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -59,11 +61,27 @@ def test_an_interrupted_run_without_resume_leaves_nothing(tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
+def _local_cluster(distributed):
+    """Two worker processes, as a user's ``--workers 2`` runs. Starting a process can fail for the
+    machine's reasons (CI once printed "Nanny failed to start" from inside ``fork``): try again,
+    then fall back to one worker thread in this process, which still sends every task through the
+    scheduler, pickled, and says so."""
+    for attempt in range(3):
+        try:
+            return distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                            dashboard_address=None)
+        except (OSError, RuntimeError, TimeoutError) as exc:
+            failure = exc
+            time.sleep(2 * (attempt + 1))
+    warnings.warn(f"worker processes would not start ({failure!r}); one worker thread in this process instead",
+                  stacklevel=2)
+    return distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None)
+
+
 @pytest.fixture(scope="module")
 def cluster():
     distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as c:
+    with _local_cluster(distributed) as c:
         yield c.scheduler_address
 
 

@@ -337,8 +337,9 @@ def test_playing_for_the_score_values_the_last_card_at_the_hand_score(name):
         h1, h2 = np.zeros(seats, np.int64), np.zeros(seats, np.int64)
         h1[seat] = 1 << card
         win_seat = (trick["leader"] + on_table.index(win)) % seats
+        # plain ints, as the trick loop's: another type would compile the sampling player again
         pos = Position(seat, j, lead, win, win_seat, sum(1 << k for k in set(on_table)),
-                       sum(tb.card_points[k % 6] for k in on_table), 1, tb.card_points[card % 6])
+                       int(sum(tb.card_points[k % 6] for k in on_table)), 1, int(tb.card_points[card % 6]))
         score = np.array(rec["score"])
         for objective, want in (("score", (v.teams - 1) * score[me] - (score.sum() - score[me])),
                                 ("points", trick["points"] * (tb.team[trick["winner"]] == me))):

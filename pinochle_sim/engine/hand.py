@@ -19,6 +19,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
+from numba.core import types
+from numba.extending import overload
 
 from .._numba import bjit, copy_rows, ijit, in_spans, njit
 from .auction import (MAX_CARDS, MAX_TRUMPS, N_BANDS, N_SITUATIONS, Bidding, choose_trump, compile_bidding,
@@ -140,11 +142,20 @@ def workspace(tb, max_calls, search, bd):
                 _sampling_scratch(seats, sides, search, bd))
 
 
-@njit
 def _sampling_scratch(seats, sides, search, bd):
-    if search is None:
-        return None
-    return new_scratch(seats, sides, search, bd)
+    """The sampling player's scratch for ``search`` (None: no seat samples, and no scratch)."""
+    return None if search is None else new_scratch(seats, sides, search, bd)
+
+
+@overload(_sampling_scratch, jit_options={"cache": True, "nogil": True})
+def _sampling_scratch_kernel(seats, sides, search, bd):
+    """:func:`_sampling_scratch` in the kernels, chosen by the type of ``search``: as a kernel
+    with a branch on ``search is None``, numba typed its result as optional (``Scratch`` or
+    None), and the trick loop, the sampling player and everything between were compiled for
+    that type, apart from the plain ``Scratch`` a direct call passes."""
+    if isinstance(search, types.NoneType):
+        return lambda seats, sides, search, bd: None
+    return lambda seats, sides, search, bd: new_scratch(seats, sides, search, bd)
 
 
 @njit

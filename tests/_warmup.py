@@ -8,7 +8,7 @@ tests (which then say what is wrong). Worker 0 compiles the default play's tree 
 built on it (records, matches, advice, the double-dummy loops) and the meld odds; worker 1 the
 sampling player's tree, the longest job, about as long as all of worker 0's. Then each waits
 for the other, so that every test runs with every kernel on disk. Once done for a version of
-the source, it is not run again.
+the source in a checkout, it is not run again there.
 """
 from __future__ import annotations
 
@@ -94,7 +94,7 @@ def _warmed_mark() -> Path:
 
 def warm_up(worker: str, count: int, run_id: str) -> None:
     """Run worker ``worker``'s (``gwN``) share of :data:`PLAN`, then wait for the others; nothing
-    when a warm-up has run before on this source (the kernel folder is keyed by it)."""
+    when a warm-up has run before on this source in this checkout (:func:`_warmed_mark`)."""
     done = _warmed_mark()
     if done.exists():
         return

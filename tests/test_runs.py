@@ -64,8 +64,8 @@ def test_an_interrupted_run_without_resume_leaves_nothing(tmp_path):
 def _local_cluster(distributed):
     """Two worker processes, as a user's ``--workers 2`` runs. Starting a process can fail for the
     machine's reasons (CI once printed "Nanny failed to start" from inside ``fork``): try again,
-    then fall back to one worker thread in this process, which still sends every task through the
-    scheduler, pickled, and says so."""
+    then fall back to one worker thread in this process, which still takes every task from the
+    scheduler, and say so."""
     for attempt in range(3):
         try:
             return distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,

@@ -244,8 +244,6 @@ def _all_read(r: dict) -> str:
     """Whether every curve's gap near its limit rests on contracts; if not, how many do not."""
     if r["all_read"]:
         return "yes"
-    if "unread" not in r:
-        return "no"
     return f"no: {r['unread']} curve gap{'' if r['unread'] == 1 else 's'}"
 
 

@@ -169,6 +169,14 @@ def hand_worth(c, melds, weight, table, band, rules, worth):
     return t
 
 
+@ijit
+def over_partner(margin, seat, sit):
+    """What ``seat``'s limit gives up in situation ``sit``: ``margin[seat]`` over its partner's
+    bid (situation 1), nothing elsewhere. A seat bids the next bid while it is at most its worth
+    in the situation less this."""
+    return margin[seat] if sit == 1 else 0.0
+
+
 @njit
 def run_auction(dealer, worth, margin, tb, calls, passed):
     """Run the auction of variant ``tb`` (``variants.Tables``); ``calls[i] = (seat, bid or -1
@@ -218,9 +226,7 @@ def continue_auction(seat, passed, high, high_seat, high_sit, n, worth, margin, 
                     seat = _next_in(high_seat, passed)
             nxt = rules[R.opening_bid] if high_seat < 0 else high + rules[R.raise_min]
             sit = situation(seat, high_seat, passed, tb.partner[seat])
-            limit = worth[seat, sit]
-            if sit == 1:
-                limit -= margin[seat]
+            limit = worth[seat, sit] - over_partner(margin, seat, sit)
             calls[n, 0] = seat
             if nxt <= limit and n < room:
                 high = nxt
@@ -260,7 +266,7 @@ def _raises(seat, passed, high, high_seat, high_sit, n, room, worth, margin, tb,
     before = high_seat
     for i in range(m):  # the first turn of each seat still in that it cannot bid at
         sit = situation(q, before, passed, tb.partner[q])
-        limit = worth[q, sit] - (margin[q] if sit == 1 else 0.0)
+        limit = worth[q, sit] - over_partner(margin, q, sit)
         k = 0
         if high + r * (i + 1) <= limit:
             k = int(min((limit - high - r * (i + 1)) / (r * m), turns)) + 1

@@ -24,7 +24,7 @@ from numba.extending import overload
 
 from .._numba import bjit, copy_rows, ijit, in_spans, njit
 from .auction import (MAX_CARDS, MAX_TRUMPS, N_BANDS, N_SITUATIONS, Bidding, choose_trump, compile_bidding,
-                      continue_auction, hand_worth, kept, run_auction)
+                      continue_auction, hand_worth, kept, over_partner, run_auction)
 from .cards import N_KINDS, NINE
 from .deal import BLOCK, deal_around, deal_one, stream
 from .meld import hand_meld_all_trumps
@@ -244,7 +244,7 @@ def _play_deal(seed, i, forced_bidder, tb, bd, policy, w, row):
     row[CALLS] = n_calls
     row[BID_SITUATION] = sit
     if bidder >= 0 and forced_bidder < 0:
-        limit = w.worth[bidder, max(sit, 0)] - (bd.margin[bidder] if sit == 1 else 0.0)
+        limit = w.worth[bidder, max(sit, 0)] - over_partner(bd.margin, bidder, sit)
         if not kept(bd, bidder, w.hands[bidder], w.melds[bidder], w.trumps[bidder], sit, bid, limit,
                     rules[R.raise_min]):
             row[THROWN] = NOT_PLAYED

@@ -38,7 +38,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .._numba import bjit, copy_into, ijit, njit
-from .auction import N_SITUATIONS, hand_worth, situation_of
+from .auction import N_SITUATIONS, hand_worth, over_partner, situation_of
 from .cards import COPIES, N_KINDS, NINE
 from .deal import next64
 from .meld import hand_meld_all_trumps, meld_used
@@ -410,7 +410,7 @@ def note_calls(seen, calls, n_calls, bidder, margin, tb):
         seat, bid = calls[i, 0], calls[i, 1]
         partner = tb.partner[seat]
         sit = situation_of(high_seat, partner, partner >= 0 and (out >> partner) & 1 == 1)
-        m = margin[seat] if sit == 1 else 0.0
+        m = over_partner(margin, seat, sit)
         if bid >= 0:
             seen.call_lo[seat, sit] = max(seen.call_lo[seat, sit], bid + m)
             high, high_seat = bid, seat

@@ -350,15 +350,27 @@ def _observe(model: AuctionModel, table: np.ndarray, policy: str, seed: int, dea
             parts = [c for _, c in here.map(fn, chunks)]
     else:
         parts = [c for _, c in run.map(fn, chunks, tag=tag)]
-    columns = {k: np.concatenate([c[k] for c in parts]) for k in parts[0]}
-    shape = (N_SITUATIONS, len(KINDS), 2 * GAP_RAISES + 1)
-    made, n, explored = np.zeros(shape), np.zeros(shape), np.zeros(shape)
-    at = (columns["situation"], model.kind(columns["meld"], columns["aces"], columns["tens"], columns["trumps"]),
-          model.gap(columns["bid"], columns["meld"], columns["aces"], columns["tens"], columns["trumps"]))
-    np.add.at(made, at, columns["made"])
-    np.add.at(n, at, 1)
-    np.add.at(explored, at, columns.pop("explored"))
+    columns = _joined(parts)
+    made, n, explored = _tally(model, columns, columns["made"], 1, columns.pop("explored"))
     return made, n, explored, columns
+
+
+def _joined(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
+    """The contracts' columns of several chunks, in chunk order."""
+    return {k: np.concatenate([c[k] for c in parts]) for k in parts[0]}
+
+
+def _tally(model: AuctionModel, c: dict[str, np.ndarray], *weights) -> list[np.ndarray]:
+    """Per weight (an array, one value per contract of the columns ``c``, or 1 to count them),
+    its sum in each cell of ``model``'s curves: situation, kind of hand, gap."""
+    at = (c["situation"], model.kind(c["meld"], c["aces"], c["tens"], c["trumps"]),
+          model.gap(c["bid"], c["meld"], c["aces"], c["tens"], c["trumps"]))
+    out = []
+    for w in weights:
+        a = np.zeros((N_SITUATIONS, len(KINDS), 2 * GAP_RAISES + 1))
+        np.add.at(a, at, w)
+        out.append(a)
+    return out
 
 
 def _near(model: AuctionModel, raises: int = READ_RAISES) -> np.ndarray:
@@ -435,12 +447,8 @@ def _read_thin(model: AuctionModel, limit: np.ndarray, table: np.ndarray, policy
         shift = int(max(0, (g - limit[s, k]).max()))
         fn = partial(_thin_chunk, v, model.weight, table, policy, model.kind_grid, limit, want, shift)
         parts = [c for _, c in run.map(fn, chunks_of(seed + r, 0, deals, THIN_BLOCK), tag=f"thin {r + 1}")]
-        c = {key: np.concatenate([p[key] for p in parts]) for key in parts[0]}
-        made, n = np.zeros(model.contracts.shape), np.zeros(model.contracts.shape)
-        at = (c["situation"], model.kind(c["meld"], c["aces"], c["tens"], c["trumps"]),
-              model.gap(c["bid"], c["meld"], c["aces"], c["tens"], c["trumps"]))
-        np.add.at(made, at, c["made"])
-        np.add.at(n, at, 1)
+        c = _joined(parts)
+        made, n = _tally(model, c, c["made"], 1)
         # (only wanted gaps are played out; this drops a contract a rounding error put next door)
         n, made = np.where(want, n, 0), np.where(want, made, 0)
         model.made += made

@@ -61,6 +61,8 @@ results: $(BASE)
 	  > results/odds_three-hand.txt
 	$(BIN)/pinochle-sim odds --variant three-hand --with-kitty --deals 2000000 --seed 1 -q \
 	  --out results/odds_three-hand_kitty.json > results/odds_three-hand_kitty.txt
+	$(BIN)/pinochle-sim odds --variant double-deck --deals 2000000 --seed 1 -q --out results/odds_double-deck.json \
+	  > results/odds_double-deck.txt
 	$(BIN)/pinochle-sim advise "9S AH TH JH 9H JH 9H AD TD AC TC JC" --variant thousand --deals 4000 --seed 1 \
 	  --plot results/advisor_example.png > /dev/null
 	$(BIN)/pinochle-sim compare thousand modern-15 modern classic classic-pass4 --deals 200000 --seed 1 -q \

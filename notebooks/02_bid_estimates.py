@@ -33,7 +33,7 @@ from pinochle_sim.studies.declarer import declarer_stats
 from pinochle_sim.studies.tables import bid_table, partner_adds, rule_of_thumb, rule_text
 
 DEALS = int(os.environ.get("PINOCHLE_DEALS", "300000"))
-VARIANTS = [name for name, v in ps.PRESETS.items() if v.players == 4]  # three-hand: notebook 06
+VARIANTS = [name for name, v in ps.PRESETS.items() if v.players == 4 and v.playable]  # three-hand: notebook 06
 stats = {v: declarer_stats(v, deals=DEALS, seed=1) for v in VARIANTS}
 print(provenance_line(stats["thousand"].provenance()))
 

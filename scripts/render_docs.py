@@ -223,6 +223,39 @@ def table_odds_seed004() -> str:
     return "\n".join(rows)
 
 
+#: Double-deck's melds by multiplicity (seed 003's variation), with the values of RULES.md.
+DOUBLE_DECK = (("run in trump", "run_given_suit", "15 / 150 / 225 / 300"),
+               ("aces around", "aces_around", "10 / 100 / 150 / 200"),
+               ("kings (queens, jacks) around", "kings_around", "8 / 80 / 120 / 160"),
+               ("pinochle", "pinochle", "4 / 30 / 60 / 90"))
+
+
+def table_odds_double_deck() -> str:
+    """Double-deck's melds single to quadruple: one 20-card hand exact, some seat at the table
+    exact, the simulated twin with its 95% interval."""
+    d = _json("results/odds_double-deck.json")
+    sim = d["simulated"]
+    rows = [f"| meld (values) | copies | one hand (exact) | someone at the table (exact) | simulated, "
+            f"{sim['deals']:,} deals (95% interval) |", "|---|---|---|---|---|"]
+    times = ("single", "double", "triple", "quadruple")
+    for label, key, values in DOUBLE_DECK:
+        stem = key.replace("_around", "").replace("_given_suit", "")
+        for n, word in enumerate(times, 1):
+            name = key if n == 1 else (f"{word}_{key}" if key.endswith("_given_suit") or key == "pinochle"
+                                       else f"{word}_{stem}")
+            p, at, q = d["events"][name], d["events_at_table"][name], sim["events"][name]
+            rows.append(f"| {label if n == 1 else ''} {'(' + values + ')' if n == 1 else ''} | {word} | "
+                        f"{p:.4g} ({_format(p, '1in')}) | {at:.4g} ({_format(at, '1in')}) | "
+                        f"{q['p']:.4g} ({_format(q['se'], 'ci95.2g')}) |")
+    for key, label in (("fixed_trump", "mean meld, trump named first"), ("best_trump", "mean meld, best trump")):
+        x, m = d[f"mean_meld_{key}"], sim[f"mean_meld_{key}"]
+        rows.append(f"| {label} | | {x:.3f} | | {m['mean']:.3f} ({_format(m['se'], 'ci95.3f')}) |")
+    q = d["meld_best_trump"]["quantiles"]
+    rows.append("| best-trump meld, quantiles | | " + ", ".join(f"{float(k):.0%}: {x}" for k, x in q.items())
+                + " | | |")
+    return "\n".join(rows)
+
+
 def table_auction_limits() -> str:
     """Per variant and situation that won 20,000 contracts or more in the auction model's read:
     its contracts, the fewest at one gap within ten raises of the limits, whether each of those
@@ -296,6 +329,7 @@ def table_calibration(least: str = "2000") -> str:
 SOURCES = {"json": fig_json, "const": fig_const, "rule": fig_rule, "strength": fig_strength,
            "table_rules": table_rules, "table_shift": table_shift, "table_strength": table_strength,
            "table_odds_three_hand": table_odds_three_hand, "table_odds_seed004": table_odds_seed004,
+           "table_odds_double_deck": table_odds_double_deck,
            "table_auction_limits": table_auction_limits, "table_auction_kinds": table_auction_kinds,
            "table_calibration": table_calibration}
 

@@ -47,10 +47,29 @@ def test_meld_command(capsys):
     (("meld", "AS", "--any-size", "--variant", "classic:pass=3"), "unknown option 'pass'"),
     (("meld", "AS", "--any-size", "-t", "X"), "unknown suit 'X'"),
     (("odds", "--deals", "-5"), "--deals -5: a count from 0 to"),
+    (("meld", "AS AS AS AS AS", "--any-size", "--variant", "double-deck"), "a fifth copy of AS"),
+    (("meld", "9S", "--any-size", "--variant", "double-deck"), "9S is not in this deck"),
+    (("meld", "AS TS", "--variant", "double-deck"), "a hand has 20 cards, got 2"),
+    (("meld", "AS", "--any-size", "--variant", "double-deck:run=15/150"), "run=15/150: expected "
+     "single/double/triple/quadruple"),
+    (("play", "--variant", "double-deck"), "double-deck: `play` is not built yet"),
+    (("simulate", "--variant", "double-deck", "--deals", "10"), "`simulate` is not built yet"),
+    (("compare", "classic", "double-deck", "--deals", "100"), "`compare` is not built yet"),
 ])
 def test_errors_are_one_line(capsys, args, message):
     code, out, err = run(capsys, *args)
     assert code == 2 and message in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_double_deck_meld_and_odds(capsys):
+    """Seed 003's double-deck: a 20-card hand's meld up to quadruples, and its exact odds."""
+    hand = "AS AS AS AS AH AH AH AH AD AD AD AD AC AC AC AC QS QS JD JD"
+    code, out, _ = run(capsys, "meld", hand, "--variant", "double-deck", "-t", "S")
+    assert code == 0 and "trump S: 230" in out and "quadruple_aces" in out and "double_pinochle" in out
+    code, out, _ = run(capsys, "odds", "--variant", "double-deck", "--json")
+    report = json.loads(out)
+    assert code == 0 and report["variant"] == "double-deck" and report["cards"] == 20
+    assert "quadruple_pinochle" in report["events"] and "nine_of_trump_given_suit" not in report["events"]
 
 
 def test_odds_exact_and_simulated(capsys, tmp_path):

@@ -19,7 +19,7 @@ from pinochle_sim.engine.search import Position
 from pinochle_sim.engine.tricks import Hands, policy_row
 from pinochle_sim.engine.hand import max_calls
 from pinochle_sim.studies.simulate import Setup
-from pinochle_sim.engine.variants import PRESETS, compile_variant, variant
+from pinochle_sim.engine.variants import PLAYABLE, PRESETS, compile_variant, variant
 from pinochle_sim.studies.records import records
 
 SUITS = "SHDC"
@@ -312,7 +312,7 @@ def _taken(rec, v, cards):
     return team
 
 
-@pytest.mark.parametrize("name", list(PRESETS))
+@pytest.mark.parametrize("name", list(PLAYABLE))
 def test_playing_for_the_score_values_the_last_card_at_the_hand_score(name):
     """The last card of a hand hides nothing, so its one world is the real one: with
     ``objective=score`` it is worth the hand's score for its side less the others' (their mean,
@@ -355,7 +355,7 @@ def test_playing_for_the_score_values_the_last_card_at_the_hand_score(name):
 
 
 @pytest.mark.parametrize("objective", ["points", "score"])
-@pytest.mark.parametrize("name", list(PRESETS))
+@pytest.mark.parametrize("name", list(PLAYABLE))
 def test_sampling_player_reads_no_hidden_card(name, objective):
     """The same seat, cards and knowledge with every card it cannot see dealt otherwise among the
     other seats and, in three-hand, the discard: the same values of every card, the same card and

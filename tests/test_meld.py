@@ -9,8 +9,15 @@ from hypothesis import strategies as st
 from naive import naive_meld
 
 import pinochle_sim as ps
+from pinochle_sim.engine.deal import deal
 from pinochle_sim.engine.meld import meld, meld_table, refused_cards, suit_code
 from pinochle_sim.engine.variants import PRESETS, RUN_MARRIAGE
+
+
+def hands_of(name, random_hands):
+    """Hands of the variant's own deck: the 48-card fixture, or dealt from double-deck's 80."""
+    v = PRESETS[name]
+    return random_hands if v.playable else deal(200, seed=12345, v=v).reshape(-1, 24)
 
 
 def total(cards, variant, trump="S"):
@@ -33,6 +40,59 @@ RUN = "AS TS KS QS JS"
 ])
 def test_rules_worked_examples(cards, variant, points):
     assert total(cards, variant) == points
+
+
+ACES16 = " ".join(f"A{s}" for s in "SHDC" for _ in range(4))
+
+
+@pytest.mark.parametrize("cards,points,items", [
+    # RULES.md "Double-deck" worked melds (seed 003's variation; spades trump)
+    (RUN, 15, ["run"]),
+    (RUN + " KS QS", 19, ["run", "royal_marriage"]),
+    (ACES16, 200, ["quadruple_aces"]),
+    ("QS QS QS JD JD JD", 60, ["triple_pinochle"]),
+    ("KS QS KH QH", 6, ["royal_marriage", "marriage"]),
+    # the rest of RULES.md's double-deck table, one multiplicity at a time
+    (" ".join([RUN] * 2), 150, ["double_run"]), (" ".join([RUN] * 3), 225, ["triple_run"]),
+    (" ".join([RUN] * 4), 300, ["quadruple_run"]),
+    (" ".join([RUN] * 2) + " KS QS", 154, ["double_run", "royal_marriage"]),
+    ("QS JD", 4, ["pinochle"]), ("QS QS JD JD", 30, ["double_pinochle"]),
+    ("QS QS QS QS JD JD JD JD", 90, ["quadruple_pinochle"]),
+    ("AS AH AD AC", 10, ["aces_around"]), ("AS AS AS AH AH AH AD AD AD AC AC AC", 150, ["triple_aces"]),
+    ("KH KH KH KH KS KS KS KS KD KD KD KD KC KC KC KC", 160, ["quadruple_kings"]),
+    ("QH QH QS QS QD QD QC QC JD JD", 60 + 30, ["double_pinochle", "double_queens"]),
+    ("JH JH JH JS JS JS JD JD JD JC JC JC", 60, ["triple_jacks"]),
+    ("KH QH KH QH KH QH", 6, ["marriage"]), ("KS QS KS QS KS QS KS QS", 16, ["royal_marriage"]),
+])
+def test_double_deck_worked_examples(cards, points, items):
+    m = meld(cards, "S", "double-deck")
+    assert m.total == points and [i.name for i in m.items] == items
+    assert meld_table(ps.hand_counts(cards, deck=PRESETS["double-deck"].deck_counts), "double-deck")[0] == points
+
+
+def test_double_deck_refuses_a_fifth_copy_and_nines():
+    with pytest.raises(ps.CardError, match="a fifth copy of AS: the deck has only four"):
+        meld("AS AS AS AS AS", "S", "double-deck")
+    with pytest.raises(ps.CardError, match="9S is not in this deck"):
+        meld("9S", "S", "double-deck")
+    with pytest.raises(ps.CardError, match="a third copy of AS"):
+        meld("AS AS AS", "S", "classic")
+
+
+dd_hands = st.lists(st.integers(0, 79), min_size=20, max_size=20, unique=True).map(
+    lambda cards: np.bincount(np.array(cards) // 4 + np.array(cards) // 20, minlength=24).astype(np.int8))
+quads = st.tuples(*[st.integers(0, 400)] * 4)
+
+
+@given(hand=dd_hands, run=quads, royal=quads, marriage=quads, pin=quads, aces=quads,
+       mode=st.sampled_from(RUN_MARRIAGE), extra=st.integers(0, 50), trump=st.integers(0, 3))
+def test_double_deck_values_are_data(hand, run, royal, marriage, pin, aces, mode, extra, trump):
+    """Twenty cards of the 80, any values for one to four copies: the kernel gives the naive
+    twin's figure."""
+    assert hand.sum() == 20 and hand.reshape(4, 6)[:, 5].sum() == 0 and hand.max() <= 4
+    v = ps.variant("double-deck", run=run, royal_marriage=royal, marriage=marriage, pinochle=pin,
+                   aces_around=aces, run_marriage=mode, extra_king_queen=extra)
+    assert meld_table(hand, v)[trump] == naive_meld(hand, trump, v)
 
 
 @pytest.mark.parametrize("cards,points", [
@@ -117,15 +177,17 @@ def test_refused_cards_seed_000():
 @pytest.mark.parametrize("name", list(PRESETS))
 def test_kernel_matches_naive_twin(name, random_hands):
     v = PRESETS[name]
-    table = meld_table(random_hands, v)
-    for h, row in zip(random_hands, table):
+    hands = hands_of(name, random_hands)
+    table = meld_table(hands, v)
+    for h, row in zip(hands, table):
         assert [naive_meld(h, t, v) for t in range(4)] == row.tolist()
 
 
 def test_breakdown_total_matches_kernel(random_hands):
-    for v in PRESETS.values():
-        table = meld_table(random_hands[:300], v)
-        for h, row in zip(random_hands[:300], table):
+    for name, v in PRESETS.items():
+        hands = hands_of(name, random_hands)[:300]
+        table = meld_table(hands, v)
+        for h, row in zip(hands, table):
             assert [meld(h, t, v).total for t in range(4)] == row.tolist()
 
 
@@ -154,7 +216,7 @@ def test_meld_unchanged_swapping_hearts_and_clubs(hand, name):
 @given(hand=hands, perm=st.permutations(range(4)), name=st.sampled_from(list(PRESETS)))
 def test_meld_unchanged_permuting_suits_without_pinochle(hand, perm, name):
     """With the pinochle worth nothing, every suit plays the same part: meld follows the trump."""
-    v = ps.variant(name, pinochle=(0, 0))
+    v = ps.variant(name, pinochle=(0,) * PRESETS[name].copies)
     moved = np.empty(24, np.int8)
     for s in range(4):
         moved[6 * perm[s]: 6 * perm[s] + 6] = hand[6 * s: 6 * s + 6]
@@ -171,7 +233,7 @@ def test_used_cards_carry_the_whole_meld(name, random_hands):
     v = PRESETS[name]
     tb = compile_variant(v)
     out = np.zeros(24, np.int8)
-    for h in random_hands[:300]:
+    for h in hands_of(name, random_hands)[:300]:
         for t in range(4):
             m = meld(h, t, v)
             used = np.array(m.used, np.int8)
@@ -191,8 +253,8 @@ def _codes_both_ways(hands):
         for k in range(24):
             wide[k] = hands[i, k]
         for s in range(4):
-            out[i, s, 0] = suit_code(hands[i], s)
-            out[i, s, 1] = suit_code(wide, s)
+            out[i, s, 0] = suit_code(hands[i], s, 2)
+            out[i, s, 1] = suit_code(wide, s, 2)
     return out
 
 

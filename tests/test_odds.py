@@ -7,9 +7,8 @@ import pytest
 from naive import naive_meld, p_every_suit_has
 
 import pinochle_sim as ps
-from pinochle_sim.studies.odds import (EVENT_NAMES, EVENTS, SUIT_CONFIGS, SUIT_SIZES, SUIT_WEIGHTS,
-                               TOTAL_HANDS, event_probability, exact_odds, meld_distribution,
-                               simulate_meld, table_probability)
+from pinochle_sim.studies.odds import (EVENT_NAMES, EVENTS, TOTAL_HANDS, event_probability, exact_odds,
+                                       meld_distribution, events, simulate_meld, suit_lies, table_probability)
 from pinochle_sim.engine.variants import PRESETS, compile_variant
 
 EV = dict(zip(EVENT_NAMES, EVENTS))
@@ -35,7 +34,8 @@ def test_table_figures():
             from pinochle_sim.studies.odds import _players_meeting
             lo = np.array(e.lo).reshape(24)
             hi = np.array(e.hi).reshape(24)
-            assert _players_meeting(lo, hi, 1) == pytest.approx(float(event_probability(e)) * TOTAL_HANDS, rel=1e-9)
+            assert _players_meeting(lo, hi, 1, 12, np.full(24, 2)) == pytest.approx(
+                float(event_probability(e)) * TOTAL_HANDS, rel=1e-9)
     assert table_probability(EV["nine_of_trump_given_suit"]) == pytest.approx(1.0)
     # two hands both with all eight aces cannot happen: at the table, exactly 4 x one hand
     assert table_probability(EV["double_aces"]) == pytest.approx(4 * float(event_probability(EV["double_aces"])))
@@ -49,18 +49,22 @@ def test_mean_meld_by_linearity(name):
     v = PRESETS[name]
     tb = compile_variant(v)
     mv = tb.meld_values
-    size = v.hand_size  # 15 in three-hand
-    marg = np.array([w * C(36, size - n) for w, n in zip(SUIT_WEIGHTS, SUIT_SIZES)], dtype=object)
+    size = v.hand_size  # 15 in three-hand, 20 in double-deck
+    deck = suit_lies(v.deck)
+    rest = deck.size - sum(v.deck)
+    marg = np.array([int(w) * C(rest, size - int(n)) if n <= size else 0 for w, n in zip(deck.weights, deck.sizes)],
+                    dtype=object)
     # one suit's cards alone, scored by the pure-Python twin: as trump (spades), and as hearts
-    e_trump = sum(m * naive_meld(list(cfg) + [0] * 18, 0, v) for m, cfg in zip(marg, SUIT_CONFIGS))
-    e_marr = sum(m * naive_meld([0] * 6 + list(cfg) + [0] * 12, 0, v) for m, cfg in zip(marg, SUIT_CONFIGS))
-    expect = Fraction(int(e_trump) + 3 * int(e_marr), C(48, size))
-    ev = dict(zip(EVENT_NAMES, EVENTS))
-    for row, single, double in ((4, "aces_around", "double_aces"), (5, "kings_around", "double_kings"),
-                                (6, "queens_around", "double_queens"), (7, "jacks_around", "double_jacks"),
-                                (3, "pinochle", "double_pinochle")):
-        p1, p2 = event_probability(ev[single], size), event_probability(ev[double], size)
-        expect += int(mv[row, 1]) * (p1 - p2) + int(mv[row, 2]) * p2
+    e_trump = sum(m * naive_meld(list(cfg) + [0] * 18, 0, v) for m, cfg in zip(marg, deck.configs) if m)
+    e_marr = sum(m * naive_meld([0] * 6 + list(cfg) + [0] * 12, 0, v) for m, cfg in zip(marg, deck.configs) if m)
+    expect = Fraction(int(e_trump) + 3 * int(e_marr), C(deck.size, size))
+    ev = {e.name: e for e in events(v.deck)}
+    times = ["", "double_", "triple_", "quadruple_"]
+    for row, what in ((4, "aces"), (5, "kings"), (6, "queens"), (7, "jacks"), (3, "pinochle")):
+        names = [what + "_around" if what != "pinochle" else what] + [
+            f"{times[n - 1]}{what}" for n in range(2, v.copies + 1)]
+        p = [event_probability(ev[x], size, v.deck) for x in names] + [0]
+        expect += sum(int(mv[row, n]) * (p[n - 1] - p[n]) for n in range(1, v.copies + 1))
     assert meld_distribution(v, 0).mean == expect
     # the mean is the same whichever suit is named trump
     assert meld_distribution(v, 3).mean == expect
@@ -85,6 +89,42 @@ def test_simulation_agrees_with_exact():
     sim = simulate_meld(v, deals=150_000, seed=5)
     for name in EVENT_NAMES:
         p, q, se = exact["events"][name], sim.p_hand[name], sim.se_hand[name]
+        assert abs(q - p) <= 5 * max(se, math.sqrt(p * (1 - p) / sim.deals / 4) + 1e-9), name
+    for key in ("fixed_trump", "best_trump"):
+        assert abs(sim.mean_meld[key] - exact[f"mean_meld_{key}"]) < 5 * sim.se_mean_meld[key]
+    for name, p in exact["events_at_table"].items():
+        assert abs(sim.p_table[name] - p) <= 5 * sim.se_table[name] + 1e-4, name
+
+
+DD = PRESETS["double-deck"].deck
+
+
+def test_double_deck_closed_forms():
+    """Seed 003's double-deck: 20 cards from 80 (four copies of A T K Q J, no 9s)."""
+    ev = {e.name: e for e in events(DD)}
+    total = C(80, 20)
+    assert "nine_of_trump_given_suit" not in ev
+    assert event_probability(ev["quadruple_aces"], 20, DD) == Fraction(C(64, 4), total)
+    assert event_probability(ev["quadruple_pinochle"], 20, DD) == Fraction(C(72, 12), total)
+    assert event_probability(ev["quadruple_run_given_suit"], 20, DD) == 1 / Fraction(total)
+    assert event_probability(ev["no_aces"], 20, DD) == Fraction(C(64, 20), total)
+    assert event_probability(ev["pinochle"], 20, DD) == Fraction(total - 2 * C(76, 20) + C(72, 20), total)
+    # at least two QS and two JD: sum over the copies held of each
+    two = sum(C(4, a) * C(4, b) * C(72, 20 - a - b) for a in range(2, 5) for b in range(2, 5))
+    assert event_probability(ev["double_pinochle"], 20, DD) == Fraction(two, total)
+    # two hands cannot both hold all sixteen aces: at the table, four times one hand
+    assert table_probability(ev["quadruple_aces"], 4, 20, DD) == pytest.approx(
+        4 * float(event_probability(ev["quadruple_aces"], 20, DD)), rel=1e-9)
+    d = meld_distribution("double-deck", None)
+    assert int(d.counts.sum()) == total and d.values.max() <= 4 * 300
+
+
+def test_double_deck_simulation_agrees_with_exact():
+    exact = exact_odds("double-deck")
+    sim = simulate_meld("double-deck", deals=40_000, seed=5)
+    assert sim.p_hand.keys() == exact["events"].keys()
+    for name, p in exact["events"].items():
+        q, se = sim.p_hand[name], sim.se_hand[name]
         assert abs(q - p) <= 5 * max(se, math.sqrt(p * (1 - p) / sim.deals / 4) + 1e-9), name
     for key in ("fixed_trump", "best_trump"):
         assert abs(sim.mean_meld[key] - exact[f"mean_meld_{key}"]) < 5 * sim.se_mean_meld[key]

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from pinochle_sim.engine.auction import N_SITUATIONS, SITUATIONS
-from pinochle_sim.engine.variants import PRESETS, variant
+from pinochle_sim.engine.variants import PLAYABLE, variant
 from pinochle_sim.studies import tuning
 from pinochle_sim.studies.strategies import (DEFAULT_BIDDING, DEFAULT_BIDDING_ALONE, VALUE_FILE, VALUE_PARAMS,
                                              StrategyError, Value, default_bidding, describe, strategy,
@@ -15,7 +15,7 @@ from pinochle_sim.studies.strategies import (DEFAULT_BIDDING, DEFAULT_BIDDING_AL
 
 def test_every_preset_has_every_weight_and_how_it_was_found():
     data = json.loads(VALUE_FILE.read_text())
-    assert set(data["variants"]) == set(PRESETS)
+    assert set(data["variants"]) == set(PLAYABLE)
     for name, w in data["variants"].items():
         assert set(w) == set(VALUE_PARAMS)
         assert data["provenance"][name]["log"] == f"results/bidding/search_{name}.csv"
@@ -25,7 +25,7 @@ def test_every_preset_has_every_weight_and_how_it_was_found():
 
 def test_value_is_the_default_in_every_four_hand_variant():
     assert DEFAULT_BIDDING == "value"
-    for name in PRESETS:
+    for name in PLAYABLE:
         v = variant(name)
         assert default_bidding(v) == ("value" if v.players == 4 else DEFAULT_BIDDING_ALONE)
 

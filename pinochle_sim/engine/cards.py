@@ -1,8 +1,10 @@
 """Card identities and the text notation of RULES.md.
 
 A card *kind* is one of 24 integers ``suit * 6 + rank`` with suits ``S H D C`` (0..3) and ranks
-``A T K Q J 9`` (0..5, lower is higher). The deck holds two copies of every kind, so a hand is an
-``int8[24]`` count vector; hands print sorted by suit, then rank.
+``A T K Q J 9`` (0..5, lower is higher). A hand is an ``int8[24]`` count vector; hands print sorted
+by suit, then rank. The 48-card deck holds two copies of every kind (``COPIES``); a variant's deck
+is data (``Variant.deck``: copies of each rank), up to ``MAX_COPIES`` (double-deck: four copies of
+A, 10, K, Q, J and no 9s).
 """
 from __future__ import annotations
 
@@ -18,6 +20,11 @@ SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
 N_KINDS = 24
 COPIES = 2
 DECK_SIZE = N_KINDS * COPIES
+MAX_COPIES = 4
+#: The deck of 48 cards as a count vector: two copies of every kind.
+FULL_DECK = (COPIES,) * N_KINDS
+_NTH = ("", "second", "third", "fourth", "fifth")
+_HOW_MANY = ("no", "one", "two", "three", "four")
 A, T, K, Q, J, NINE = range(6)
 
 
@@ -78,25 +85,31 @@ def parse_cards(cards: str | Iterable[str | int]) -> list[int]:
     return out
 
 
-def hand_counts(cards: str | Iterable[str | int] | np.ndarray, size: int | None = None) -> np.ndarray:
-    """Count vector ``int8[24]`` of a hand; checks copies (at most two) and, if given, the size.
+def hand_counts(cards: str | Iterable[str | int] | np.ndarray, size: int | None = None,
+                deck: Iterable[int] | None = None) -> np.ndarray:
+    """Count vector ``int8[24]`` of a hand; checks copies against ``deck`` (copies of each kind,
+    default two of each) and, if given, the size.
 
     A count vector passes through (checked). Raises CardError naming the bad card.
 
     >>> hand_counts("AS 10S K♠").tolist()[:3]
     [1, 1, 1]
     """
+    limit = np.asarray(FULL_DECK if deck is None else tuple(deck), np.int64)
     if isinstance(cards, np.ndarray) and cards.shape == (N_KINDS,):
         counts = cards.astype(np.int8)
-        bad = np.flatnonzero((counts < 0) | (counts > COPIES))
+        bad = np.flatnonzero((counts < 0) | (counts > limit))
         if bad.size:
             raise CardError(f"impossible count {int(counts[bad[0]])} of {card_name(int(bad[0]))}")
     else:
         counts = np.zeros(N_KINDS, np.int8)
         for k in parse_cards(cards):
             counts[k] += 1
-            if counts[k] > COPIES:
-                raise CardError(f"a third copy of {card_name(k)}: the deck has only two")
+            if counts[k] > limit[k]:
+                if not limit[k]:
+                    raise CardError(f"{card_name(k)} is not in this deck (it has no {RANKS[k % 6]}s)")
+                raise CardError(f"a {_NTH[counts[k] - 1]} copy of {card_name(k)}: the deck has only "
+                                f"{_HOW_MANY[limit[k]]}")
     n = int(counts.sum())
     if size is not None and n != size:
         raise CardError(f"a hand has {size} cards, got {n}")

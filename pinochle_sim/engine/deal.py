@@ -1,7 +1,7 @@
 """Dealing: explicit per-deal random state, so deal ``i`` depends only on ``(seed, i)``.
 
 Each deal starts its own SplitMix64 stream from a hash of the seed and the deal index, and
-shuffles the 48 cards with an unbiased Fisher-Yates (Lemire's bounded draw with rejection).
+shuffles the cards (48, or double-deck's 80) with an unbiased Fisher-Yates (Lemire's bounded draw with rejection).
 No kernel touches numba's global generator, so results do not depend on the thread count,
 the batch size or the order in which deals are run. Seats (and the kitty) take consecutive
 blocks of the shuffled deck, so a three-hand deal is the same code with other sizes.
@@ -180,6 +180,25 @@ def deal_around(seed, i, seat, fixed, deck, counts, players=4, hand=12):
     copy_into(counts[seat], fixed)
 
 
+@njit
+def deal_kinds(seed, i, kinds, deck, counts, players, hand):
+    """Deal ``i`` of any deck: ``kinds`` (int8[deck size]) lists the deck's cards by kind, in
+    kind order, each kind's copies together; ``deck`` (the same size) is scratch. Seats take
+    consecutive blocks of the shuffled deck as in :func:`deal_one` (the kitty the rest), counted
+    card by card into ``counts``. The 48-card deck goes through :func:`deal_one`, a word at a
+    time; this is the path of a deck with more copies (double-deck's 80 cards)."""
+    deck[:] = kinds
+    shuffle(stream(seed, i, 0), deck, hand - 1)
+    counts[:] = 0
+    for m in range(deck.shape[0]):
+        counts[min(m // hand, counts.shape[0] - 1), deck[m]] += 1
+
+
+def deck_kinds(v) -> np.ndarray:
+    """The cards of variant ``v``'s deck by kind, in kind order (int8[deck size])."""
+    return np.repeat(np.arange(N_KINDS, dtype=np.int8), v.deck_counts)
+
+
 #: Deals per span of a loop over deals (``_numba.in_spans``): each span allocates its scratch once.
 BLOCK = 4096
 
@@ -189,6 +208,13 @@ def _deal(seed, start, lo, hi, players, hand, out):
     deck = np.empty(DECK_SIZE, np.int8)
     for d in range(lo, hi):
         deal_one(seed, start + d, deck, out[d], players, hand)
+
+
+@njit
+def _deal_kinds(seed, start, lo, hi, kinds, players, hand, out):
+    deck = np.empty_like(kinds)
+    for d in range(lo, hi):
+        deal_kinds(seed, start + d, kinds, deck, out[d], players, hand)
 
 
 def deal(n: int, seed: int = 0, start: int = 0, v="thousand") -> np.ndarray:
@@ -202,11 +228,18 @@ def deal(n: int, seed: int = 0, start: int = 0, v="thousand") -> np.ndarray:
     ((3, 4, 24), 48, True)
     >>> deal(1, seed=1, v="three-hand")[0].sum(axis=1).tolist()
     [15, 15, 15, 3]
+    >>> deal(1, seed=1, v="double-deck")[0].sum(axis=1).tolist()
+    [20, 20, 20, 20]
     """
     from .variants import variant
     v = variant(v) if isinstance(v, str) else v
     if n < 0 or seed < 0 or start < 0:
         raise ValueError("deal: n, seed and start must be >= 0")
     out = np.empty((n, v.players + (v.kitty > 0), N_KINDS), np.int8)
-    in_spans(n, lambda lo, hi: _deal(np.uint64(seed), np.int64(start), lo, hi, v.players, v.hand_size, out), BLOCK)
+    if v.playable:
+        in_spans(n, lambda lo, hi: _deal(np.uint64(seed), np.int64(start), lo, hi, v.players, v.hand_size, out), BLOCK)
+    else:
+        kinds = deck_kinds(v)
+        in_spans(n, lambda lo, hi: _deal_kinds(np.uint64(seed), np.int64(start), lo, hi, kinds, v.players,
+                                               v.hand_size, out), BLOCK)
     return out

@@ -581,6 +581,7 @@ class Loop(NamedTuple):
     @classmethod
     def build(cls, v: Variant, bidding: Bidding, policy: str | list[str] = DEFAULT_POLICY,
               forced_bidder: int = -1) -> Loop:
+        v.require_play()
         tb = compile_variant(v)
         codes = policy_codes(v, policy)[1]
         return cls(int(forced_bidder), tb, bidding, codes, search_room(tb, codes), max_calls(v))

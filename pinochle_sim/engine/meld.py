@@ -6,8 +6,8 @@ instance (a run in hearts, a marriage in clubs, aces around...) has its cards, t
 depends on and whether it counts whatever the trump, only as trump, or only when not trump; its
 value for the copies held is the variant's ``meld_values`` row. The one rule between melds, how
 a run and its trump K+Q count together, is the variant's ``run_marriage`` mode. The exact odds
-(``odds``) read the same tables (``melds``). Nothing here assumes two copies of a card beyond
-``cards.COPIES``.
+(``odds``) read the same tables (``melds``). The copies of a card are the variant's (two, or
+four in double-deck).
 """
 from __future__ import annotations
 
@@ -18,8 +18,7 @@ from numba.core import types
 from numba.extending import overload
 
 from .._numba import ijit, in_spans, load_word, njit
-from .cards import (COPIES, J, N_KINDS, Q, SUITS, CardError, card_name, hand_counts,
-                    kind, parse_suit)
+from .cards import J, N_KINDS, Q, SUITS, CardError, card_name, hand_counts, kind, parse_suit
 from .deal import BLOCK
 from .melds import (ANY_TRUMP, AS_TRUMP, EXTRA_CARD, I_COMBO, I_KINDS, I_ROLE, I_RUN, I_SUIT, INCLUDED,
                     MELDS, ROYAL, RUN, SEPARATE, copies, instance_value, meld_instances)
@@ -33,22 +32,29 @@ _BASE3 = np.uint64(1 | 9 << 16 | 81 << 32)                 # three 16-bit lanes,
 _S8, _S32, _LOW16 = np.uint64(8), np.uint64(32), np.uint64(0xFFFF)
 
 
-def suit_code(c, s):
-    """The configuration of suit ``s`` in count vector ``c``, as the suit tables index it: its
-    six counts, ace first, as the digits of a number base ``COPIES + 1``."""
-    b, i = COPIES + 1, 6 * s
+@ijit
+def _digits(c, s, copies):
+    b, i = copies + 1, 6 * s
     return ((((c[i] * b + c[i + 1]) * b + c[i + 2]) * b + c[i + 3]) * b + c[i + 4]) * b + c[i + 5]
 
 
-@overload(suit_code, inline="always")
-def _suit_code(c, s):
-    """In the kernels: a count vector of int8 (a hand as dealt) is read a word at a time, the six
-    counts paired into three 16-bit lanes (``3 a + b``) and the lanes weighed by one multiply;
-    any other count vector by its plain digits."""
-    if not (isinstance(c, types.Array) and c.dtype == types.int8 and c.layout == "C" and COPIES == 2):
-        return suit_code
+def suit_code(c, s, copies):
+    """The configuration of suit ``s`` in count vector ``c``, as the suit tables index it: its
+    six counts, ace first, as the digits of a number base ``copies + 1`` (``melds.suit_configs``)."""
+    return _digits.py_func(c, s, copies)
 
-    def by_word(c, s):
+
+@overload(suit_code, inline="always")
+def _suit_code(c, s, copies):
+    """In the kernels: a count vector of int8 (a hand as dealt) of a two-copy deck is read a word
+    at a time, the six counts paired into three 16-bit lanes (``3 a + b``) and the lanes weighed
+    by one multiply; any other count vector by its plain digits."""
+    if not (isinstance(c, types.Array) and c.dtype == types.int8 and c.layout == "C"):
+        return lambda c, s, copies: _digits(c, s, copies)
+
+    def by_word(c, s, copies):
+        if copies != 2:
+            return _digits(c, s, copies)
         at = min(6 * s, N_KINDS - 8)  # the word holding the suit, inside the vector
         x = load_word(c, at) >> np.uint64(8 * (6 * s - at))
         lanes = (x & _LANES) * np.uint64(3) + ((x >> _S8) & _LANES)
@@ -66,7 +72,7 @@ def hand_meld_all_trumps(c, tb, out):
     cross = -1
     table = tb.suit_meld
     for s in range(4):
-        code = suit_code(c, s)
+        code = suit_code(c, s, tb.copies)
         base += table[1, code]
         out[s] = table[0, code] - table[1, code]
         cross &= tb.suit_cross[s, code]
@@ -136,7 +142,7 @@ def meld_table(hands: np.ndarray, v: Variant | str = "thousand") -> np.ndarray:
 
     Parameters
     ----------
-    hands : int8[..., 24] count vectors.
+    hands : int8[..., 24] count vectors (up to the variant's copies of a card).
     v : variant or its spec.
 
     Returns
@@ -196,7 +202,7 @@ def meld(hand, trump: str | int, v: Variant | str = "thousand") -> Meld:
     (190, ['run', 'royal_marriage'])
     """
     v = variant(v) if isinstance(v, str) else v
-    c = hand_counts(hand).astype(int)
+    c = hand_counts(hand, deck=v.deck_counts).astype(int)
     t = parse_suit(trump) if isinstance(trump, str) else int(trump)
     items: list[MeldItem] = []
 
@@ -211,7 +217,7 @@ def meld(hand, trump: str | int, v: Variant | str = "thousand") -> Meld:
             continue
         combo = MELDS[inst.combo]
         n = copies.py_func(c8, tb.melds[j, I_KINDS:])
-        name = combo.double if n >= 2 and combo.double else combo.name
+        name = combo.named(n)
         shown = [(k, n) for k in inst.kinds]
         if inst.combo == ROYAL and v.run_marriage != "separate":
             runs = copies.py_func(c8, tb.melds[tb.melds[j, I_RUN], I_KINDS:])
@@ -241,8 +247,9 @@ def refused_cards(laid_down, hand, trump: str | int, v: Variant | str = "thousan
     >>> refused_cards("AS TS KS QS JS 9S", "AS TS KS QS JS 9S AH AD AC 9D 9H 9C", "S")
     ['9S']
     """
-    laid = hand_counts(laid_down)
-    held = hand_counts(hand)
+    v = variant(v) if isinstance(v, str) else v
+    laid = hand_counts(laid_down, deck=v.deck_counts)
+    held = hand_counts(hand, deck=v.deck_counts)
     over = np.flatnonzero(laid > held)
     if over.size:
         raise CardError(f"{card_name(int(over[0]))} is laid down but not in the hand")

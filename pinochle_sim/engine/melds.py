@@ -3,7 +3,7 @@
 
 A meld is its cards as rank + suit, the suit being ``t`` (the trump), ``o`` (any other suit: one
 meld per suit), ``*`` (every suit: one card of the rank in each) or a suit letter; its values for
-one and two copies are the variant option of the same name. A hand holds as many copies of a
+one, two (three, four) copies are the variant option of the same name. A hand holds as many copies of a
 meld as the fewest it holds of any of its cards (of its one card: nines of trump count each).
 The one rule between melds, how a run and its trump K+Q count together, is the variant's
 ``run_marriage`` mode (:func:`instance_value`).
@@ -11,7 +11,7 @@ The one rule between melds, how a run and its trump K+Q count together, is the v
 ``variants.compile_variant`` turns this into a variant's tables: the instances as arrays, and
 for speed what one suit's cards score as trump and as a plain suit (:func:`suit_tables`); the
 meld kernel, the cards a meld uses (passing, discarding), the breakdown and the exact odds all
-read those tables. Nothing here assumes two copies of a card beyond ``cards.COPIES``.
+read those tables. The copies of a card are the variant's (two, or four in double-deck).
 """
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .._numba import ijit, njit
-from .cards import COPIES, RANKS, SUITS
+from .cards import RANKS, SUITS
 
 
 @dataclass(frozen=True)
@@ -33,6 +33,12 @@ class Combination:
     name: str
     cards: tuple[str, ...]
     double: str = ""  # the breakdown's name for two copies ("": the same name)
+
+    def named(self, n: int) -> str:
+        """The breakdown's name for ``n`` copies: ``run``, ``double_run``, ``triple_run``..."""
+        if n < 2 or not self.double:
+            return self.name
+        return self.double.replace("double", ("double", "triple", "quadruple")[min(n, 4) - 2], 1)
 
 
 MELDS = (
@@ -55,9 +61,16 @@ SEPARATE, INCLUDED, EXTRA_CARD = range(len(RUN_MARRIAGE))
 #: How an instance counts for a trump: whatever the trump, when its suit is trump, or when its
 #: suit is not trump.
 ANY_TRUMP, AS_TRUMP, AS_OTHER = range(3)
-#: Every way one suit can lie in a hand: counts of A T K Q J 9 (0..COPIES each), in the order of
-#: :func:`suit_code`.
-SUIT_CONFIGS = np.array(list(itertools.product(range(COPIES + 1), repeat=6)), np.int64)
+
+
+@functools.cache
+def suit_configs(copies: int) -> np.ndarray:
+    """Every way one suit can lie in a hand: counts of A T K Q J 9 (0..copies each), in the
+    order of ``meld.suit_code`` (digits base ``copies + 1``, ace first)."""
+    out = np.array(list(itertools.product(range(copies + 1), repeat=6)), np.int64)
+    out.flags.writeable = False
+    return out
+
 #: Columns of the compiled instance table (:func:`instance_table`): the meld's row of
 #: ``meld_values``, its suit (-1: none), its role, for a royal marriage the run of its suit, then
 #: its cards (-1: none).
@@ -135,22 +148,14 @@ def instance_value(c, j, inst, mv, run_mode, extra_kq):
 
 
 @njit
-def suit_code(c, s):
-    """Index of suit ``s``'s counts in ``SUIT_CONFIGS``."""
-    code = 0
-    for r in range(6):
-        code = code * (COPIES + 1) + c[6 * s + r]
-    return code
-
-
-@njit
-def suit_tables(inst, mv, run_mode, extra_kq, out):
-    """For every config of ``SUIT_CONFIGS``: what the suit's own melds score when it is trump
-    (``out[0]``) and when it is not (``out[1]``), every suit alike (scored as spades)."""
+def suit_tables(inst, mv, run_mode, extra_kq, configs, out):
+    """For every config of ``configs`` (:func:`suit_configs`): what the suit's own melds score
+    when it is trump (``out[0]``) and when it is not (``out[1]``), every suit alike (scored as
+    spades)."""
     c = np.zeros(24, np.int8)
-    for code in range(SUIT_CONFIGS.shape[0]):
+    for code in range(configs.shape[0]):
         for r in range(6):
-            c[r] = SUIT_CONFIGS[code, r]
+            c[r] = configs[code, r]
         out[0, code] = 0
         out[1, code] = 0
         for j in range(inst.shape[0]):
@@ -162,30 +167,32 @@ def suit_tables(inst, mv, run_mode, extra_kq, out):
                     out[1, code] += x
 
 
-def cross_tables(inst: np.ndarray, mv: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def cross_tables(inst: np.ndarray, mv: np.ndarray, configs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The melds that count whatever the trump (``ANY_TRUMP``: the pinochle, the arounds) as
-    lookups, from the instance table ``inst`` and the values ``mv``: ``(suit_cross, cross_meld)``.
+    lookups, from the instance table ``inst``, the values ``mv`` (a column per copies held, up
+    to ``copies``) and the suit configurations: ``(suit_cross, cross_meld)``.
 
-    ``suit_cross[s, code]`` (int32[4, suit configs]) packs, for suit ``s`` holding config ``code``
-    of ``SUIT_CONFIGS``, a bit per such meld ``i`` (of ``m``) and per level ``l = 1 .. COPIES``, bit
+    ``suit_cross[s, code]`` (int32[4, suit configs]) packs, for suit ``s`` holding config ``code``,
+    a bit per such meld ``i`` (of ``m``) and per level ``l = 1 .. copies``, bit
     ``(l - 1) * m + i``: set when the suit holds at least ``l`` copies of each of the meld's cards
     in it (a meld with no card in the suit sets every level). The four suits' words AND-ed
     together have each meld's levels set up to the copies the hand holds, and index
-    ``cross_meld`` (int32[2 ** (COPIES * m)]), their total value."""
+    ``cross_meld`` (int32[2 ** (copies * m)]), their total value."""
+    copies = mv.shape[1] - 1
     free = np.flatnonzero(inst[:, I_ROLE] == ANY_TRUMP)
     m = len(free)
-    suit_cross = np.zeros((4, len(SUIT_CONFIGS)), np.int64)
-    words = np.arange(1 << (COPIES * m))
+    suit_cross = np.zeros((4, len(configs)), np.int64)
+    words = np.arange(1 << (copies * m))
     cross_meld = np.zeros(len(words), np.int64)
     for i, j in enumerate(free):
         for s in range(4):
-            n = np.full(len(SUIT_CONFIGS), COPIES)
+            n = np.full(len(configs), copies)
             for k in inst[j, I_KINDS:]:
                 if k >= 0 and k // 6 == s:
-                    n = np.minimum(n, SUIT_CONFIGS[:, k % 6])
-            for level in range(1, COPIES + 1):
+                    n = np.minimum(n, configs[:, k % 6])
+            for level in range(1, copies + 1):
                 suit_cross[s] |= (n >= level).astype(np.int64) << ((level - 1) * m + i)
-        held = sum((words >> ((level - 1) * m + i)) & 1 for level in range(1, COPIES + 1))
+        held = sum((words >> ((level - 1) * m + i)) & 1 for level in range(1, copies + 1))
         cross_meld += mv[inst[j, I_COMBO], held]
     return suit_cross.astype(np.int32), cross_meld.astype(np.int32)
 

@@ -18,10 +18,11 @@ from typing import NamedTuple
 import numpy as np
 
 from ..specs import split_spec
-from .cards import COPIES, DECK_SIZE
-from .melds import COMBOS, RUN_MARRIAGE, SUIT_CONFIGS, cross_tables, instance_table, suit_tables
+from .cards import COPIES, MAX_COPIES, N_KINDS
+from .melds import COMBOS, RUN_MARRIAGE, cross_tables, instance_table, suit_configs, suit_tables
 
-Pair = tuple[int, int]
+#: A meld's values for one, two (three, four) copies.
+Pair = tuple[int, ...]
 
 
 ALL_PASS = ("throw_in", "dealer_stuck")
@@ -54,6 +55,7 @@ class Variant:
     # Table shape: four seats in two partnerships, or three seats each on its own.
     players: int = _opt("players at the table: 4 (partners across) or 3 (no partners)", 4)
     hand_size: int = _opt("cards dealt to each player (and tricks in a hand)", 12)
+    deck: tuple[int, ...] = _opt("copies of A/T/K/Q/J/9 in each suit (2/2/2/2/2/2: 48 cards)", (COPIES,) * 6)
     kitty: int = _opt("cards dealt face down to the kitty, taken by the bid winner, who then "
                       "discards as many", 0)
     discard_counts: bool = _opt("the bid winner's discarded cards count their trick points for it", False)
@@ -74,7 +76,7 @@ class Variant:
     must_head: bool = _opt("must beat the winning card of the suit led when following")
     must_trump: bool = _opt("must trump when void in the suit led")
     must_overtrump: bool = _opt("must beat a winning trump when trumping")
-    # Meld, single / double.
+    # Meld, single / double (/ triple / quadruple in a deck of four copies).
     run: Pair = _opt("A-T-K-Q-J of trump, single/double")
     royal_marriage: Pair = _opt("K+Q of trump, single/double")
     marriage: Pair = _opt("K+Q of another suit, single/double")
@@ -111,9 +113,15 @@ class Variant:
         if self.pass_cards and self.players != 4:
             raise VariantError(f"pass_cards={self.pass_cards}: only partners pass cards "
                                f"({self.players} players have none)")
-        if self.players * self.hand_size + self.kitty != DECK_SIZE:
+        if not 0 < self.copies <= MAX_COPIES:
+            raise VariantError(f"deck={format_value(self.deck)}: from 1 to {MAX_COPIES} copies of a card")
+        if self.players * self.hand_size + self.kitty != self.deck_size:
             raise VariantError(f"hand_size={self.hand_size}: {self.players} hands of "
-                               f"{self.hand_size} plus a kitty of {self.kitty} is not {DECK_SIZE}")
+                               f"{self.hand_size} plus a kitty of {self.kitty} is not {self.deck_size}")
+        for name in COMBOS:
+            if len(getattr(self, name)) != self.copies:
+                raise VariantError(f"{name}={format_value(getattr(self, name))}: expected {_LEVELS[self.copies]} "
+                                   f"(one value per copies held: the deck has {self.copies} of each card)")
         if self.pass_cards > self.hand_size:
             raise VariantError(f"pass_cards={self.pass_cards}: more than a hand")
         if self.raise_min % self.raise_step:
@@ -126,10 +134,37 @@ class Variant:
 
     # Derived figures.
     @property
+    def copies(self) -> int:
+        """The most copies of any card in the deck (2, or 4 in double-deck)."""
+        return max(self.deck)
+
+    @property
+    def deck_size(self) -> int:
+        """Cards in the deck: 48, or 80 in double-deck."""
+        return 4 * sum(self.deck)
+
+    @property
+    def deck_counts(self) -> tuple[int, ...]:
+        """The deck as a count vector over the 24 kinds (``cards.hand_counts``' ``deck``)."""
+        return tuple(self.deck[k % 6] for k in range(N_KINDS))
+
+    @property
+    def playable(self) -> bool:
+        """Whether the toolkit plays hands of this deck: the play, passing, sampling and solving
+        kernels hold at most two copies of a card (double-deck is meld and odds only, so far)."""
+        return self.copies == COPIES and self.deck == (COPIES,) * 6
+
+    def require_play(self, what: str = "playing hands") -> None:
+        """Refuse, in one line, a command that deals and plays a variant the kernels cannot play."""
+        if not self.playable:
+            raise VariantError(f"{self.name}: {what} is not built yet for a deck of {self.copies} copies "
+                               "of a card (meld and odds work: `pinochle-sim meld`, `pinochle-sim odds`)")
+
+    @property
     def trick_total(self) -> int:
         """Trick points in a hand: every card's points plus the last-trick bonus (a counting
         discard included)."""
-        return 8 * sum(self.card_points) + self.last_trick
+        return 4 * sum(p * n for p, n in zip(self.card_points, self.deck)) + self.last_trick
 
     @property
     def teams(self) -> int:
@@ -241,8 +276,8 @@ def _check_value(name: str, value: typing.Any) -> None:
     elif kind == "int_or_none":
         bad = value is not None and (not isinstance(value, int) or isinstance(value, bool))
     else:
-        want = 6 if name == "card_points" else 2
-        bad = (not isinstance(value, tuple) or len(value) != want
+        sizes = (6,) if name in ("card_points", "deck") else range(1, MAX_COPIES + 1)
+        bad = (not isinstance(value, tuple) or len(value) not in sizes
                or not all(isinstance(v, int) and v >= 0 for v in value))
     if bad:
         raise VariantError(f"{name}={format_value(value)}: expected {_EXPECT[kind](name)}")
@@ -252,10 +287,16 @@ _EXPECT = {
     "bool": lambda n: "true or false",
     "int": lambda n: "a whole number >= 0",
     "int_or_none": lambda n: "a whole number or none",
-    "ints": lambda n: ("six numbers A/T/K/Q/J/9, e.g. 11/10/4/3/2/0" if n == "card_points"
-                       else "single/double, e.g. 150/300"),
+    "ints": lambda n: ({"card_points": "six numbers A/T/K/Q/J/9, e.g. 11/10/4/3/2/0",
+                        "deck": "six numbers A/T/K/Q/J/9, e.g. 4/4/4/4/4/0"}.get(n)
+                       or "single/double, e.g. 150/300 (four values with four copies)"),
     "choice": lambda n: ", ".join(CHOICES.get(n, ())),
 }
+
+
+#: How a meld option's values are read, by the copies in the deck.
+_LEVELS = {1: "single", 2: "single/double", 3: "single/double/triple",
+           4: "single/double/triple/quadruple"}
 
 
 def _coerce(name: str, value: typing.Any) -> typing.Any:
@@ -343,14 +384,24 @@ PRESETS_DATA: dict[str, dict[str, typing.Any]] = {
         all_pass="dealer_stuck", stuck_bid=15, pass_cards=0, **_STRICT_PLAY, **_MELD_25,
         min_tricks=1, short_voids_others=True, no_trick="side_scores_nothing", target=150,
         both_past="bidder_wins"),
+    "double-deck": dict(
+        hand_size=20, deck=(4, 4, 4, 4, 4, 0), card_points=(1, 1, 1, 0, 0, 0), last_trick=2,
+        opening_bid=50, raise_min=1, raise_step=1, jump_bids=True, all_pass="dealer_stuck",
+        stuck_bid=50, pass_cards=4, **_STRICT_PLAY,
+        run=(15, 150, 225, 300), royal_marriage=(4, 8, 12, 16), marriage=(2, 4, 6, 8),
+        pinochle=(4, 30, 60, 90), aces_around=(10, 100, 150, 200), kings_around=(8, 80, 120, 160),
+        queens_around=(6, 60, 90, 120), jacks_around=(4, 40, 60, 80), nine_of_trump=(0, 0, 0, 0),
+        run_marriage="included", min_tricks=0, no_trick="bidder_meld_void", target=500,
+        both_past="bidder_wins"),
 }
 SEED = {"thousand": "000", "modern-15": "001", "modern": "002", "classic": "003",
-        "classic-pass4": "004", "three-hand": "002"}
+        "classic-pass4": "004", "three-hand": "002", "double-deck": "003"}
 DEFAULT = "thousand"
 
 _DEFAULT_SOURCE = {
     "name": "RULES.md: the variant table",
     "players": "RULES.md: four seats, partners across", "hand_size": "RULES.md: 48 cards, 12 each",
+    "deck": "RULES.md: 48 cards, two of each A, 10, K, Q, J, 9 in every suit",
     "kitty": "RULES.md: no kitty in four-hand", "discard_counts": "RULES.md: no discard in four-hand",
     "short_voids_others": "RULES.md: the other side banks its meld plus tricks",
     "five_nines": "004 optional rule, off by default (RULES.md)",
@@ -509,6 +560,29 @@ SOURCES: dict[str, dict[str, str]] = {
     },
 }
 
+_DD = "RULES.md (double-deck): "
+SOURCES["double-deck"] = {
+    "hand_size": "003: 'Double-deck Pinochle: 80 cards, four players' (20 each: RULES.md)",
+    "deck": "003: '80 cards, four players, no 9s' (four copies of A, 10, K, Q, J)",
+    "card_points": _DD + "A, 10, K 1 point each (as 001/002, the scale a target of 500 implies)",
+    "last_trick": _DD + "last trick 2 (50 trick points a hand)",
+    "opening_bid": _DD + "the least bid is 50", "raise_min": _DD + "raises of at least 1",
+    "raise_step": _DD + "raises of at least 1", "jump_bids": _DD + "jumps allowed",
+    "all_pass": _DD + "the dealer takes it at 50 (as modern-15)", "stuck_bid": _DD + "at 50",
+    "pass_cards": _DD + "4 cards each way (as classic-pass4); pass_cards=0 is 003's own game",
+    "first_lead": "003: 'The winning bidder leads the first trick'",
+    "must_head": "003: 'you must beat the highest card played so far if you can'",
+    "must_trump": "003: 'If you are void in the led suit you must trump'",
+    "must_overtrump": "003: 'if a trump has already been played you must beat it if you can'",
+    **{name: _DD + "single/double/triple/quadruple" for name in COMBOS},
+    "nine_of_trump": "003: 'no 9s'",
+    "run_marriage": _DD + "a run includes its royal marriage; each further trump K+Q is one",
+    "min_tricks": _DD + "none (as 003)",
+    "no_trick": "003: 'If the bidding team takes no tricks at all, their melds score nothing'",
+    "target": "003: 'the target is usually 500'",
+    "both_past": "003: 'If both cross the line, the bidding team is checked first'",
+}
+
 SOURCES["three-hand"] = {
     # 002's three-hand rules keep the modern meld table and "The rules for playing each trick"
     **{k: v for k, v in SOURCES["modern"].items() if k in {**_MELD_25, **_TRICKS_25, **_STRICT_PLAY}},
@@ -534,6 +608,8 @@ SOURCES["three-hand"] = {
 }
 
 PRESETS: dict[str, Variant] = {name: Variant(name=name, **opts) for name, opts in PRESETS_DATA.items()}
+#: The presets whose hands the toolkit deals and plays (double-deck: meld and odds only, so far).
+PLAYABLE: tuple[str, ...] = tuple(name for name, v in PRESETS.items() if v.playable)
 
 
 def variant(spec: str | Variant = DEFAULT, **overrides: typing.Any) -> Variant:
@@ -576,31 +652,33 @@ R = enum.IntEnum("R", {name: i for i, name in enumerate(RULE_FIELDS)})
 class Tables(NamedTuple):
     """Flat arrays of a variant for the kernels."""
 
-    meld_values: np.ndarray  # int32[combos, COPIES + 1]: value of 0, 1, 2 copies of each meld
+    meld_values: np.ndarray  # int32[combos, copies + 1]: value of 0, 1, 2 (.. 4) copies of each meld
     run_mode: int            # index into RUN_MARRIAGE
     extra_kq: int
     melds: np.ndarray        # int64[instances, ...]: melds.instance_table() (cards, suit, role)
     suit_meld: np.ndarray    # int32[2, suit configs]: what a suit's own melds score as trump, as plain
     suit_cross: np.ndarray   # int32[4, suit configs]: the melds across suits a suit's cards allow
-    cross_meld: np.ndarray   # int32[2 ** (COPIES * melds across suits)]: their value (melds.cross_tables)
+    cross_meld: np.ndarray   # int32[2 ** (copies * melds across suits)]: their value (melds.cross_tables)
     card_points: np.ndarray  # int32[6]: A T K Q J 9
     point_class: np.ndarray  # int64[6]: per rank, the highest rank worth as many points
     rules: np.ndarray        # int64[len(RULE_FIELDS)]: choices as their index in CHOICES
     team: np.ndarray         # int64[players]: the side each seat plays for
     partner: np.ndarray      # int64[players]: the seat across, or -1 without partners
+    copies: int              # the most copies of a card: a suit's configuration is 6 digits base copies + 1
 
 
 @functools.cache
 def compile_variant(v: Variant) -> Tables:
     """The arrays kernels read for variant ``v`` (cached per variant)."""
-    mv = np.zeros((len(COMBOS), COPIES + 1), np.int32)
+    mv = np.zeros((len(COMBOS), v.copies + 1), np.int32)
     for i, name in enumerate(COMBOS):
         mv[i, 1:] = getattr(v, name)
     inst = instance_table()
     mode = RUN_MARRIAGE.index(v.run_marriage)
-    suit_meld = np.zeros((2, len(SUIT_CONFIGS)), np.int32)
-    suit_tables(inst, mv, mode, v.extra_king_queen, suit_meld)
-    suit_cross, cross_meld = cross_tables(inst, mv)
+    configs = suit_configs(v.copies)
+    suit_meld = np.zeros((2, len(configs)), np.int32)
+    suit_tables(inst, mv, mode, v.extra_king_queen, configs, suit_meld)
+    suit_cross, cross_meld = cross_tables(inst, mv, configs)
 
     def as_int(name: str) -> int:
         value = getattr(v, name)
@@ -612,7 +690,8 @@ def compile_variant(v: Variant) -> Tables:
                   np.asarray(v.card_points, np.int32),
                   np.array([v.card_points.index(p) for p in v.card_points], np.int64), rules,
                   np.array([v.team(p) for p in seats], np.int64),
-                  np.array([-1 if v.partner(p) is None else v.partner(p) for p in seats], np.int64))
+                  np.array([-1 if v.partner(p) is None else v.partner(p) for p in seats], np.int64),
+                  v.copies)
 
 
 def meld_unit(v: Variant) -> int:

@@ -17,7 +17,7 @@ import numpy as np
 from .. import __version__
 from ..studies.compare import CompareError
 from ..engine.auction import AuctionError
-from ..engine.cards import DECK_SIZE, CardError, hand_counts
+from ..engine.cards import CardError, hand_counts
 from ..files import STREAMS, atomic_write, is_special, sidecar
 from ..runs import ClusterError
 from ..engine.tricks import DEFAULT_POLICY, POLICIES, POLICY_RANGES, policy_row
@@ -140,9 +140,10 @@ def cmd_variants(args: argparse.Namespace) -> None:
         rows = []
         for name, v in PRESETS.items():
             rows.append([name + (" (default)" if name == DEFAULT else ""), f"seed {SEED[name]}",
-                         v.trick_total, v.opening_bid, v.pass_cards, v.target])
-        print(table(rows, ["variant", "source", "trick points", "opening bid", "cards passed",
-                           "game to"]))
+                         v.deck_size, v.trick_total, v.opening_bid, v.pass_cards, v.target,
+                         "yes" if v.playable else "meld, odds only"])
+        print(table(rows, ["variant", "source", "cards", "trick points", "opening bid", "cards passed",
+                           "game to", "played"]))
         print("\npinochle-sim variants NAME  lists every option; override any as NAME:option=value,...")
         return
     v = variant(args.spec)
@@ -161,7 +162,7 @@ def cmd_meld(args: argparse.Namespace) -> None:
     from ..engine.meld import meld, meld_all_trumps, refused_cards
 
     v = args.variant
-    hand = hand_counts(args.hand, None if args.any_size else v.hand_size)
+    hand = hand_counts(args.hand, None if args.any_size else v.hand_size, v.deck_counts)
     melds = [meld(hand, args.trump, v)] if args.trump else meld_all_trumps(hand, v)
     refused = refused_cards(args.declare, hand, melds[0].trump, v) if args.declare else None
     if args.json:
@@ -182,7 +183,7 @@ def cmd_meld(args: argparse.Namespace) -> None:
 
 
 def cmd_odds(args: argparse.Namespace) -> None:
-    from ..studies.odds import EVENTS, exact_odds, simulate_meld
+    from ..studies.odds import events, exact_odds, simulate_meld
 
     v = args.variant
     if args.with_kitty and not v.kitty:
@@ -213,7 +214,7 @@ def cmd_odds(args: argparse.Namespace) -> None:
     if sim:
         header += ["simulated", "s.e.", "z"]
     rows = []
-    for e in EVENTS:
+    for e in events(v.deck):
         p = report["events"][e.name]
         row = [e.label, f"{p:.6f}", one_in(p), f"{report['events_at_table'].get(e.name, float('nan')):.4f}"
                if e.per_kind and report["events_at_table"] else ""]
@@ -229,7 +230,7 @@ def cmd_odds(args: argparse.Namespace) -> None:
             m, se = sim.mean_meld[key], sim.se_mean_meld[key]
             row += [f"{m:.3f}", f"{se:.3f}", f"{(m - x) / se:+.1f}"]
         rows.append(row)
-    print(f"Meld odds, {v.spec} (exact: counted over all {DECK_SIZE}-card deals)")
+    print(f"Meld odds, {v.spec} (exact: counted over all {v.deck_size}-card deals)")
     if sim:
         print(f"simulated: {sim.deals:,} deals, seed {sim.seed}; s.e. per deal")
     print(table(rows, header))
@@ -454,6 +455,8 @@ def cmd_compare(args: argparse.Namespace) -> None:
     from ..studies.compare import compare
 
     vs = [variant(text) for text in args.variants]
+    for v in vs:
+        v.require_play("`compare`")
     if len(vs) < 2:
         raise UserError("compare needs at least two variants; the first is the baseline")
     _need_deals("the recommended-bid metric of a comparison", args.table_deals, MIN_DEALS["bid-table"][1],
@@ -936,6 +939,10 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+#: The commands that need no play: they work for every deck (double-deck too, so far the only ones).
+DECK_ONLY = ("variants", "meld", "odds")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     os.environ.setdefault("MPLBACKEND", "agg")  # a command writes its charts; it opens no window
@@ -946,6 +953,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if isinstance(getattr(args, "variant", None), str):
             args.variant = variant(args.variant)
+            if args.command not in DECK_ONLY:
+                args.variant.require_play(f"`{args.command}`")
         _check_numbers(args)
         if args.threads is not None:
             from .._numba import set_threads

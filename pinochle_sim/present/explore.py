@@ -11,7 +11,7 @@ from matplotlib.figure import Figure
 from ..studies.advise import advise
 from .plots import advice_curve
 from .report import provenance_line
-from ..engine.variants import PRESETS
+from ..engine.variants import PLAYABLE
 
 
 def advice_view(hand: str, variant: str = "thousand", auction: str = "", deals: int = 4000,
@@ -50,7 +50,7 @@ def advisor_form(hand: str = "AS TS KS QS JS KS 9S QS JD AH AD AC", variant: str
     from IPython.display import display
 
     hand_box = w.Text(value=hand, description="hand", layout=w.Layout(width="420px"))
-    variant_box = w.Combobox(value=variant, options=list(PRESETS), description="variant",
+    variant_box = w.Combobox(value=variant, options=list(PLAYABLE), description="variant",
                              placeholder="NAME[:option=value,...]")
     auction_box = w.Text(value=auction, description="auction", placeholder='e.g. "p 260 p" from dealer+1')
     deals_box = w.IntSlider(value=deals, min=500, max=20000, step=500, description="deals")

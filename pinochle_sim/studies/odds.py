@@ -1,5 +1,6 @@
 """Exact meld odds for one hand (12 cards in four-hand, 15 in three-hand, 18 for a three-hand bid
-winner's hand plus the kitty), the same odds at the table, and their simulated twins.
+winner's hand plus the kitty, 20 in double-deck), the same odds at the table, and their simulated
+twins. The deck is the variant's (``Variant.deck``: two copies of each card, or four and no 9s).
 
 Exact figures come from counting, never sampling:
 
@@ -14,6 +15,7 @@ Exact figures come from counting, never sampling:
 """
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from fractions import Fraction
@@ -21,21 +23,56 @@ from fractions import Fraction
 import numpy as np
 
 from .._numba import in_spans, njit
-from ..engine.cards import COPIES, A, J, K, N_KINDS, NINE, Q, T
-from ..engine.deal import BLOCK, deal_one
+from ..engine.cards import COPIES, MAX_COPIES, A, J, K, N_KINDS, NINE, Q, T
+from ..engine.deal import BLOCK, deal_kinds, deal_one, deck_kinds
 from ..progress import bar
 from ..engine.meld import hand_meld_all_trumps
-from ..engine.melds import MARRIAGE, SUIT_CONFIGS, cross_suit
+from ..engine.melds import MARRIAGE, cross_suit, suit_configs
 from ..engine.variants import Variant, compile_variant, variant
 
 HAND = 12
-TOTAL_HANDS = math.comb(48, HAND)  # 12-card hands; any size: math.comb(48, n)
-MAX_CARDS = 18  # the largest hand counted: fifteen cards and a kitty of three
-FACTORIAL = np.array([math.factorial(k) for k in range(COPIES + 1)], np.int64)
+TOTAL_HANDS = math.comb(48, HAND)  # 12-card hands; any size: math.comb(deck size, n)
+MAX_CARDS = 20  # the largest hand counted: double-deck's twenty (three-hand's fifteen and a kitty: 18)
+FACTORIAL = np.array([math.factorial(k) for k in range(MAX_COPIES + 1)], np.int64)
+#: The 48-card deck: copies of A T K Q J 9 in each suit.
+DECK48 = (COPIES,) * 6
 
-# Every way one suit can lie in a hand (``melds.SUIT_CONFIGS``) and its multiplicity.
-SUIT_WEIGHTS = np.prod(np.vectorize(math.comb)(COPIES, SUIT_CONFIGS), axis=1).astype(np.int64)
-SUIT_SIZES = SUIT_CONFIGS.sum(axis=1)
+
+@dataclass(frozen=True)
+class SuitLies:
+    """Every way one suit of a deck (``ranks``: copies of A T K Q J 9) can lie in a hand: the
+    configurations of ``melds.suit_configs`` for the deck's copies, in that order, with their
+    multiplicity (0 for a configuration the deck cannot give) and their cards."""
+
+    ranks: tuple[int, ...]
+
+    @property
+    def copies(self) -> int:
+        return max(self.ranks)
+
+    @property
+    def size(self) -> int:
+        """Cards in the deck."""
+        return 4 * sum(self.ranks)
+
+    @functools.cached_property
+    def configs(self) -> np.ndarray:
+        return suit_configs(self.copies)
+
+    @functools.cached_property
+    def weights(self) -> np.ndarray:
+        comb = np.vectorize(math.comb)
+        return np.prod(comb(np.array(self.ranks), self.configs), axis=1).astype(np.int64)
+
+    @functools.cached_property
+    def sizes(self) -> np.ndarray:
+        return self.configs.sum(axis=1)
+
+
+@functools.cache
+def suit_lies(ranks: tuple[int, ...] = DECK48) -> SuitLies:
+    return SuitLies(tuple(ranks))
+
 
 
 @dataclass(frozen=True)
@@ -56,7 +93,7 @@ class Event:
 
 def _bounds(per_suit: dict[int, dict[int, tuple[int, int]]]) -> tuple[tuple, tuple]:
     lo = [[0] * 6 for _ in range(4)]
-    hi = [[COPIES] * 6 for _ in range(4)]
+    hi = [[MAX_COPIES] * 6 for _ in range(4)]
     for s, ranks in per_suit.items():
         for r, (a, b) in ranks.items():
             lo[s][r], hi[s][r] = a, b
@@ -75,36 +112,52 @@ def _cards(name: str, label: str, per_suit: dict[int, dict[int, tuple[int, int]]
     return Event(name, label, *_bounds(per_suit))
 
 
-_RUN1 = {r: (1, 2) for r in (A, T, K, Q, J)}
-_RUN2 = {r: (2, 2) for r in (A, T, K, Q, J)}
-EVENTS: tuple[Event, ...] = (
-    _some("marriage_any_suit", "a marriage in some suit", {K: (1, 2), Q: (1, 2)}),
-    _every("roundhouse", "a marriage in every suit", {K: (1, 2), Q: (1, 2)}),
-    _cards("royal_marriage_given_suit", "K+Q of spades", {0: {K: (1, 2), Q: (1, 2)}}),
-    _some("run_any_suit", "a run in some suit", _RUN1),
-    _cards("run_given_suit", "a run in spades", {0: _RUN1}),
-    _cards("double_run_given_suit", "a double run in spades", {0: _RUN2}),
-    _every("aces_around", "aces around", {A: (1, 2)}),
-    _every("double_aces", "all eight aces", {A: (2, 2)}),
-    _every("kings_around", "kings around", {K: (1, 2)}),
-    _every("double_kings", "all eight kings", {K: (2, 2)}),
-    _every("queens_around", "queens around", {Q: (1, 2)}),
-    _every("double_queens", "all eight queens", {Q: (2, 2)}),
-    _every("jacks_around", "jacks around", {J: (1, 2)}),
-    _every("double_jacks", "all eight jacks", {J: (2, 2)}),
-    _cards("pinochle", "Q of spades + J of diamonds", {0: {Q: (1, 2)}, 2: {J: (1, 2)}}),
-    _cards("double_pinochle", "both Q of spades + both J of diamonds", {0: {Q: (2, 2)}, 2: {J: (2, 2)}}),
-    _cards("nine_of_trump_given_suit", "a nine of spades", {0: {NINE: (1, 2)}}),
-    _every("no_aces", "no ace at all", {A: (0, 0)}),
-)
+_RUN = (A, T, K, Q, J)
+_TIMES = {2: "double", 3: "triple", 4: "quadruple"}
+_RANK_NAMES = {A: "aces", K: "kings", Q: "queens", J: "jacks"}
+
+
+def events(ranks: tuple[int, ...] = DECK48) -> tuple[Event, ...]:
+    """The events the odds report for a deck (copies of A T K Q J 9 in each suit): marriages,
+    runs, arounds and pinochles at every multiplicity the deck allows, a nine of trump where the
+    deck has nines. A bound "at least n" is written ``(n, MAX_COPIES)``."""
+    copies, top = max(ranks), MAX_COPIES
+    at_least = {n: (n, top) for n in range(1, copies + 1)}
+
+    def all_of(n: int, what: str) -> str:
+        return f"all eight {what}" if copies == 2 else f"{n} {what} in every suit"
+
+    out = [
+        _some("marriage_any_suit", "a marriage in some suit", {K: at_least[1], Q: at_least[1]}),
+        _every("roundhouse", "a marriage in every suit", {K: at_least[1], Q: at_least[1]}),
+        _cards("royal_marriage_given_suit", "K+Q of spades", {0: {K: at_least[1], Q: at_least[1]}}),
+        _some("run_any_suit", "a run in some suit", {r: at_least[1] for r in _RUN}),
+        _cards("run_given_suit", "a run in spades", {0: {r: at_least[1] for r in _RUN}}),
+    ]
+    out += [_cards(f"{_TIMES[n]}_run_given_suit", f"a {_TIMES[n]} run in spades", {0: {r: at_least[n] for r in _RUN}})
+            for n in range(2, copies + 1)]
+    for r, what in _RANK_NAMES.items():
+        out.append(_every(f"{what}_around", f"{what} around", {r: at_least[1]}))
+        out += [_every(f"{_TIMES[n]}_{what}", all_of(n, what), {r: at_least[n]}) for n in range(2, copies + 1)]
+    out.append(_cards("pinochle", "Q of spades + J of diamonds", {0: {Q: at_least[1]}, 2: {J: at_least[1]}}))
+    out += [_cards(f"{_TIMES[n]}_pinochle", "both Q of spades + both J of diamonds" if copies == 2 else
+                   f"{n} Q of spades + {n} J of diamonds", {0: {Q: at_least[n]}, 2: {J: at_least[n]}})
+            for n in range(2, copies + 1)]
+    if ranks[NINE]:
+        out.append(_cards("nine_of_trump_given_suit", "a nine of spades", {0: {NINE: at_least[1]}}))
+    out.append(_every("no_aces", "no ace at all", {A: (0, 0)}))
+    return tuple(out)
+
+
+EVENTS: tuple[Event, ...] = events()
 EVENT_NAMES = tuple(e.name for e in EVENTS)
 
 
-def _suit_poly(lo: tuple[int, ...], hi: tuple[int, ...], inside: bool = True) -> np.ndarray:
+def _suit_poly(lo: tuple[int, ...], hi: tuple[int, ...], inside: bool, deck: SuitLies) -> np.ndarray:
     """Generating polynomial (by cards used) of one suit's configurations inside (or outside) bounds."""
-    ok = np.all((SUIT_CONFIGS >= lo) & (SUIT_CONFIGS <= hi), axis=1)
+    ok = np.all((deck.configs >= lo) & (deck.configs <= hi), axis=1)
     ok = ok if inside else ~ok
-    return np.bincount(SUIT_SIZES[ok], weights=SUIT_WEIGHTS[ok], minlength=13)
+    return np.bincount(deck.sizes[ok], weights=deck.weights[ok], minlength=6 * deck.copies + 1)
 
 
 def _hands_with(polys: list[np.ndarray], n: int) -> int:
@@ -115,50 +168,67 @@ def _hands_with(polys: list[np.ndarray], n: int) -> int:
     return int(prod[n]) if len(prod) > n else 0
 
 
-def event_probability(e: Event, n: int = HAND) -> Fraction:
-    """Exact chance that one ``n``-card hand meets event ``e``.
+def event_probability(e: Event, n: int = HAND, ranks: tuple[int, ...] = DECK48) -> Fraction:
+    """Exact chance that one ``n``-card hand of the deck ``ranks`` (copies of A T K Q J 9 in each
+    suit) meets event ``e``.
 
     >>> event_probability(EVENTS[EVENT_NAMES.index("double_aces")]) == Fraction(math.comb(40, 4), TOTAL_HANDS)
     True
     >>> event_probability(EVENTS[EVENT_NAMES.index("double_aces")], 15) == Fraction(math.comb(40, 7), math.comb(48, 15))
     True
     """
-    total = math.comb(48, n)
+    deck = suit_lies(ranks)
+    total = math.comb(deck.size, n)
     if e.any_suit:
-        none = _hands_with([_suit_poly(e.lo[s], e.hi[s], inside=False) for s in range(4)], n)
+        none = _hands_with([_suit_poly(e.lo[s], e.hi[s], False, deck) for s in range(4)], n)
         return 1 - Fraction(none, total)
-    return Fraction(_hands_with([_suit_poly(e.lo[s], e.hi[s]) for s in range(4)], n), total)
+    return Fraction(_hands_with([_suit_poly(e.lo[s], e.hi[s], True, deck) for s in range(4)], n), total)
 
 
 # --------------------------------------------------------------------------------------------
 # Someone at the table.
 
 @njit
-def _players_meeting(lo, hi, j, hand=HAND):
-    """Ways (real numbers) to give ``j`` players disjoint ``hand``-card hands that all meet
-    per-kind bounds."""
-    base = hand + 1
-    size = base ** j
-    dp = np.zeros(size, np.float64)
-    dp[0] = 1.0
-    n = COPIES + 1
-    # every split of a kind's copies among the j players (the rest elsewhere); last column: ways,
-    # COPIES! / (c_1! ... c_j! (COPIES - sum c)!)
-    splits = np.zeros((n ** 4, 5), np.int64)
+def _splits(copies, j, out):
+    """Every split of a kind's ``copies`` among ``j`` players (the rest elsewhere) into ``out``
+    rows: the counts, and in the last column the ways, copies! / (c_1! ... c_j! (copies - sum c)!).
+    Returns the number of rows."""
+    n = copies + 1
     ns = 0
     for code in range(n ** j):
         c = code
         tot = 0
-        ways = FACTORIAL[COPIES]
+        ways = FACTORIAL[copies]
         for p in range(j):
-            splits[ns, p] = c % n
+            out[ns, p] = c % n
             tot += c % n
             ways //= FACTORIAL[c % n]
             c //= n
-        if tot <= COPIES:
-            splits[ns, 4] = ways // FACTORIAL[COPIES - tot]
+        if tot <= copies:
+            out[ns, 4] = ways // FACTORIAL[copies - tot]
             ns += 1
+    return ns
+
+
+@njit
+def _players_meeting(lo, hi, j, hand, deck):
+    """Ways (real numbers) to give ``j`` players disjoint ``hand``-card hands that all meet
+    per-kind bounds, from a deck of ``deck[k]`` copies of each kind.
+
+    A dynamic programme over the kinds the bounds constrain, its state the cards each player has
+    so far; the cards of every other kind then fill the hands in
+    ``pool! / (prod (hand - have)! (pool - sum (hand - have))!)`` ways."""
+    base = hand + 1
+    size = base ** j
+    dp = np.zeros(size, np.float64)
+    dp[0] = 1.0
+    splits = np.zeros(((MAX_COPIES + 1) ** 4, 5), np.int64)
+    pool = 0
     for k in range(N_KINDS):
+        if lo[k] <= 0 and hi[k] >= deck[k]:
+            pool += deck[k]
+            continue
+        ns = _splits(deck[k], j, splits)
         new = np.zeros(size, np.float64)
         for st in range(size):
             if dp[st] == 0.0:
@@ -180,32 +250,50 @@ def _players_meeting(lo, hi, j, hand=HAND):
                 if ok:
                     new[nxt] += dp[st] * splits[sp, 4]
         dp = new
-    return dp[size - 1]
+    total = 0.0
+    for st in range(size):
+        if dp[st] == 0.0:
+            continue
+        rest = st
+        need = 0
+        log_ways = math.lgamma(pool + 1)
+        for _ in range(j):
+            short = hand - rest % base
+            rest //= base
+            need += short
+            log_ways -= math.lgamma(short + 1)
+        if need <= pool:
+            total += dp[st] * math.exp(log_ways - math.lgamma(pool - need + 1))
+    return total
 
 
-def table_probability(e: Event, players: int = 4, hand: int = HAND) -> float:
-    """Chance that at least one of the ``players`` hands of ``hand`` cards of a deal meets ``e``
-    (every-suit events only; the rest of the deck, a kitty, does not count)."""
+def table_probability(e: Event, players: int = 4, hand: int = HAND, ranks: tuple[int, ...] = DECK48) -> float:
+    """Chance that at least one of the ``players`` hands of ``hand`` cards of a deal of the deck
+    ``ranks`` meets ``e`` (every-suit events only; the rest of the deck, a kitty, does not count)."""
     if not e.per_kind:
         raise ValueError(f"{e.name}: only events bounded kind by kind have a table figure")
     lo = np.array(e.lo, np.int64).reshape(N_KINDS)
     hi = np.array(e.hi, np.int64).reshape(N_KINDS)
-    log_deals = math.lgamma(49) - players * math.lgamma(hand + 1)
+    deck = np.array(ranks * 4, np.int64)
+    cards = int(deck.sum())
+    log_deals = math.lgamma(cards + 1) - players * math.lgamma(hand + 1)
     total = 0.0
     for j in range(1, players + 1):
-        ways = _players_meeting(lo, hi, j, hand)
-        rest = math.lgamma(48 - hand * j + 1) - (players - j) * math.lgamma(hand + 1)
+        ways = _players_meeting(lo, hi, j, hand, deck)
+        rest = math.lgamma(cards - hand * j + 1) - (players - j) * math.lgamma(hand + 1)
         p_j = ways * math.exp(rest - log_deals) if ways > 0 else 0.0
         total += (-1) ** (j + 1) * math.comb(players, j) * p_j
     return total
 
 
-def expected_per_hand(combo: str, n: int = HAND) -> Fraction:
+def expected_per_hand(combo: str, n: int = HAND, ranks: tuple[int, ...] = DECK48) -> Fraction:
     """Exact expected number of marriages (plain or royal) or nines of trump in one ``n``-card
-    hand, trump spades."""
-    suit_marginal = [Fraction(int(w) * math.comb(36, n - int(k)), math.comb(48, n))
-                     for w, k in zip(SUIT_WEIGHTS, SUIT_SIZES)]
-    k, q, nine = SUIT_CONFIGS[:, K], SUIT_CONFIGS[:, Q], SUIT_CONFIGS[:, NINE]
+    hand of the deck ``ranks``, trump spades."""
+    deck = suit_lies(ranks)
+    rest = deck.size - sum(ranks)  # the other three suits' cards
+    suit_marginal = [Fraction(int(w) * math.comb(rest, n - int(k)) if k <= n else 0, math.comb(deck.size, n))
+                     for w, k in zip(deck.weights, deck.sizes)]
+    k, q, nine = deck.configs[:, K], deck.configs[:, Q], deck.configs[:, NINE]
     per_suit = {"marriage": np.minimum(k, q), "royal_marriage": np.minimum(k, q), "nine_of_trump": nine}[combo]
     one = sum(p * int(x) for p, x in zip(suit_marginal, per_suit))
     return one * (3 if combo == "marriage" else 1)
@@ -215,14 +303,14 @@ def expected_per_hand(combo: str, n: int = HAND) -> Fraction:
 # The meld distribution.
 
 @njit
-def _meld_dp(cfg, w, sizes, marr_idx, delta_idx, fixed, n_marr, n_delta, hand, around, pin):
+def _meld_dp(cfg, w, sizes, marr_idx, delta_idx, fixed, n_marr, n_delta, hand, around, pin, copies):
     """Main body of :func:`meld_distribution`: counts over (mins, pinochle, marriage sum, best delta).
     ``around``: the ranks of the four arounds; ``pin``: suit, rank, suit, rank of the two-card
-    meld across suits (the pinochle), first suit lower."""
+    meld across suits (the pinochle), first suit lower; ``copies``: of a card in the deck."""
     # state: n, minA, minK, minQ, minJ, pin, marr, dmax
-    nc = COPIES + 1
+    nc = copies + 1
     dp = np.zeros((hand + 1, nc, nc, nc, nc, nc, n_marr, n_delta), np.int64)
-    dp[0, COPIES, COPIES, COPIES, COPIES, 0, 0, 0] = 1
+    dp[0, copies, copies, copies, copies, 0, 0, 0] = 1
     for s in range(4):
         new = np.zeros_like(dp)
         last = s == 3
@@ -262,7 +350,7 @@ class MeldDistribution:
 
     values: np.ndarray  # int64, sorted
     counts: np.ndarray  # int64 (hands, out of ``total``)
-    total: int = TOTAL_HANDS  # every hand of its size: math.comb(48, cards)
+    total: int = TOTAL_HANDS  # every hand of its size: math.comb(deck size, cards)
 
     @property
     def probabilities(self) -> np.ndarray:
@@ -290,15 +378,18 @@ def meld_distribution(v: Variant | str = "thousand", trump: int | None = 0,
         raise ValueError(f"meld odds are counted for hands of 1 to {MAX_CARDS} cards, not {n}")
     tb = compile_variant(v)
     mv = tb.meld_values
+    deck = suit_lies(v.deck)
     arounds, (pin_combo, pin) = cross_suit()
-    as_trump, marr = tb.suit_meld.astype(np.int64)
+    real = deck.weights > 0  # the configurations the deck can give
+    as_trump, marr = tb.suit_meld[:, real].astype(np.int64)
     delta = as_trump - marr
     unit = math.gcd(*map(int, marr)) or 1
     deltas = np.unique(delta)  # index 0 is kept for "no trump suit seen yet"
     delta_idx = np.searchsorted(deltas, delta).astype(np.int64) + 1
-    dp = _meld_dp(SUIT_CONFIGS, SUIT_WEIGHTS, SUIT_SIZES, marr // unit, delta_idx,
+    dp = _meld_dp(deck.configs[real], deck.weights[real], deck.sizes[real], marr // unit, delta_idx,
                   -1 if trump is None else int(trump), int(4 * marr.max() // unit) + 1,
-                  len(deltas) + 1, n, np.array([r for _, r in arounds], np.int64), np.array(pin, np.int64))
+                  len(deltas) + 1, n, np.array([r for _, r in arounds], np.int64), np.array(pin, np.int64),
+                  deck.copies)
     totals: dict[int, int] = {}
     for idx in zip(*np.nonzero(dp)):
         ma, mk, mq, mj, p, m, d = idx
@@ -306,16 +397,16 @@ def meld_distribution(v: Variant | str = "thousand", trump: int | None = 0,
                  + int(mv[pin_combo, p]) + int(deltas[d - 1]))
         totals[value] = totals.get(value, 0) + int(dp[idx])
     values = np.array(sorted(totals), np.int64)
-    return MeldDistribution(values, np.array([totals[x] for x in values], np.int64), math.comb(48, n))
+    return MeldDistribution(values, np.array([totals[x] for x in values], np.int64), math.comb(deck.size, n))
 
 
 # --------------------------------------------------------------------------------------------
 # The simulated twin: the same figures from dealt hands, with standard errors.
 
-def _event_arrays() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    lo = np.array([e.lo for e in EVENTS], np.int8)
-    hi = np.array([e.hi for e in EVENTS], np.int8)
-    return lo, hi, np.array([e.any_suit for e in EVENTS], np.bool_)
+def _event_arrays(evs: tuple[Event, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    lo = np.array([e.lo for e in evs], np.int8)
+    hi = np.array([e.hi for e in evs], np.int8)
+    return lo, hi, np.array([e.any_suit for e in evs], np.bool_)
 
 
 @njit
@@ -334,19 +425,24 @@ def _meets(c, lo, hi, any_suit):
 
 
 @njit
-def _simulate(seed, start, n, b0, b1, lo, hi, any_suit, tb, players, hand, with_kitty,
+def _simulate(seed, start, n, b0, b1, lo, hi, any_suit, tb, players, hand, with_kitty, kinds,
               vmax, ev1, ev2, evany, msum, msq, hist_fixed, hist_best):
     """Main body of :func:`simulate_meld`, blocks ``b0 .. b1-1`` of ``BLOCK`` deals: per-block
     integer accumulators (order-independent). Each seat's hand counts, with the kitty added when
-    ``with_kitty``."""
+    ``with_kitty``. ``kinds``: the deck by kind (``deal.deck_kinds``) where it is not the 48
+    cards that ``deal.deal_one`` deals (empty for those)."""
     n_ev = lo.shape[0]
     for b in range(b0, b1):
         deck = np.empty(48, np.int8)
+        scratch = np.empty_like(kinds)
         counts = np.empty((players + 1, N_KINDS), np.int8)
         hands = np.empty((players, N_KINDS), np.int8)
         out = np.empty(4, np.int32)
         for d in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
-            deal_one(seed, start + d, deck, counts, players, hand)
+            if kinds.shape[0]:
+                deal_kinds(seed, start + d, kinds, scratch, counts, players, hand)
+            else:
+                deal_one(seed, start + d, deck, counts, players, hand)
             for p in range(players):
                 hands[p] = counts[p]
                 if with_kitty:
@@ -402,8 +498,10 @@ def simulate_meld(v: Variant | str = "thousand", deals: int = 1_000_000, seed: i
         raise ValueError(f"{v.name} has no kitty")
     players = v.players
     tb = compile_variant(v)
-    lo, hi, any_suit = _event_arrays()
-    n_ev = len(EVENTS)
+    evs = events(v.deck)
+    lo, hi, any_suit = _event_arrays(evs)
+    n_ev = len(evs)
+    kinds = np.zeros(0, np.int8) if v.playable else deck_kinds(v)
     vmax = int(meld_upper_bound(v))
     ev1 = np.zeros(n_ev, np.int64)
     ev2 = np.zeros(n_ev, np.int64)
@@ -421,7 +519,7 @@ def simulate_meld(v: Variant | str = "thousand", deals: int = 1_000_000, seed: i
                   [np.zeros((nb, vmax + 1), np.int64) for _ in range(2)]
             in_spans(nb, lambda b0, b1, start=start, n=n, acc=acc: _simulate(
                 np.uint64(seed), np.int64(start), n, b0, b1, lo, hi, any_suit, tb, players, v.hand_size, with_kitty,
-                vmax, *acc), 1)
+                kinds, vmax, *acc), 1)
             for total, part in zip((ev1, ev2, evany, msum, msq, hf, hb), acc):
                 total += part.sum(axis=0)
             pb.update(n)
@@ -435,7 +533,7 @@ def simulate_meld(v: Variant | str = "thousand", deals: int = 1_000_000, seed: i
     mean = msum / hands
     var_y = np.maximum(msq / N - (msum / N) ** 2, 0.0)
     se_mean = np.sqrt(var_y / N) / players
-    names = list(EVENT_NAMES)
+    names = [e.name for e in evs]
     return SimulatedOdds(N, seed, dict(zip(names, p_hand.tolist())), dict(zip(names, se_hand.tolist())),
                          dict(zip(names, p_tab.tolist())), dict(zip(names, se_tab.tolist())),
                          {"fixed_trump": float(mean[0]), "best_trump": float(mean[1])},
@@ -445,7 +543,7 @@ def simulate_meld(v: Variant | str = "thousand", deals: int = 1_000_000, seed: i
 def meld_upper_bound(v: Variant) -> int:
     """A value no hand's meld exceeds (for histogram sizes)."""
     mv = compile_variant(v).meld_values
-    return int(mv[:, 2].sum() + 4 * mv[MARRIAGE, 2] + 12 * v.extra_king_queen)
+    return int(mv[:, v.copies].sum() + 4 * mv[MARRIAGE, v.copies] + 6 * v.copies * v.extra_king_queen)
 
 
 # --------------------------------------------------------------------------------------------
@@ -463,20 +561,21 @@ def exact_odds(v: Variant | str = "thousand", with_kitty: bool = False) -> dict:
     if with_kitty and not v.kitty:
         raise ValueError(f"{v.name} has no kitty")
     n = v.hand_size + (v.kitty if with_kitty else 0)
-    events = {e.name: float(event_probability(e, n)) for e in EVENTS}
+    evs = events(v.deck)
+    by_event = {e.name: float(event_probability(e, n, v.deck)) for e in evs}
     # hands plus a shared kitty overlap: no exact table figure for them
-    table = {} if with_kitty else {e.name: table_probability(e, v.players, n) for e in EVENTS if e.per_kind}
+    table = {} if with_kitty else {e.name: table_probability(e, v.players, n, v.deck) for e in evs if e.per_kind}
     fixed = meld_distribution(v, 0, n)
     best = meld_distribution(v, None, n)
     out = {
         "variant": v.spec,
         "cards": n,
-        "events": events,
+        "events": by_event,
         "events_at_table": table,
         "mean_meld_fixed_trump": float(fixed.mean),
         "mean_meld_best_trump": float(best.mean),
-        "expected_per_hand": {c: float(expected_per_hand(c, n)) for c in
-                              ("marriage", "royal_marriage", "nine_of_trump")},
+        "expected_per_hand": {c: float(expected_per_hand(c, n, v.deck)) for c in
+                              ("marriage", "royal_marriage", "nine_of_trump")[:3 if v.deck[NINE] else 2]},
         "meld_fixed_trump": _dist_summary(fixed),
         "meld_best_trump": _dist_summary(best),
         "notes": {"given_suit": "spades stands for any one named suit (trump)",
@@ -496,5 +595,5 @@ def _dist_summary(d: MeldDistribution) -> dict:
             "distribution": {str(int(x)): float(c) / d.total for x, c in zip(d.values, d.counts)}}
 
 
-__all__ = ["EVENTS", "EVENT_NAMES", "Event", "MeldDistribution", "SimulatedOdds", "event_probability",
+__all__ = ["EVENTS", "EVENT_NAMES", "Event", "events", "MeldDistribution", "SimulatedOdds", "event_probability",
            "exact_odds", "meld_distribution", "simulate_meld", "table_probability"]

@@ -11,9 +11,9 @@ from naive import final_hands
 
 from pinochle_sim.engine.cards import hand_counts, parse_cards
 from pinochle_sim.engine.knowledge import (agrees_with_calls, agrees_with_meld, draw, new_sampler, new_seen,
-                                           note_calls, observe, pool_of, prepare, revealed, start_seen)
+                                           note_calls, observe, pool_of, prepare, revealed, start_seen, swap)
 from pinochle_sim.engine.meld import meld_table, meld_used
-from pinochle_sim.engine.pimc import draw_world, new_scratch, pimc_card
+from pinochle_sim.engine.pimc import draw_world, new_scratch, pimc_card, walk_world
 from pinochle_sim.engine.play import SUIT, beats, legal_mask, to_masks
 from pinochle_sim.engine.search import Position
 from pinochle_sim.engine.tricks import Hands, policy_row
@@ -170,7 +170,7 @@ def test_the_real_hands_agree_with_the_calls_and_worlds_drawn_with_calls_do(name
     tb = compile_variant(v)
     bd = _bidding(v)
     sc = new_scratch(v.players, v.teams, -1, bd)
-    checked, plain, bad, kept = 0, 0, 0, 0
+    checked, plain, bad, kept, walked = 0, 0, 0, 0, 0
     for rec in records(v, 30, seed=3, policy="contract"):
         if rec["bidder"] is None:
             continue
@@ -192,8 +192,15 @@ def test_the_real_hands_agree_with_the_calls_and_worlds_drawn_with_calls_do(name
                     plain += not calls
                     bad += not calls and not ok
                     kept += calls and ok
+                    if calls:  # the chain walks on from an agreeing world and stays where the calls hold
+                        for _ in range(3):
+                            state = np.uint64(walk_world(seen, seat, h1, h2, state, trump, tb, 0, 1, 16, sc))
+                            now = agrees_with_calls(seen, seat, sc.h1, sc.h2, bd, tb, sc.hand, sc.melds, sc.worth)
+                            assert now or not ok
+                            walked += now
     assert checked > 200 and bad > 0.1 * plain, (checked, bad, plain)
     assert kept >= (0.85 if name == "thousand" else 0.99) * plain, (kept, plain)
+    assert walked >= 3 * kept, (walked, kept)
 
 
 def test_a_nine_of_trump_not_shown_is_not_held():
@@ -248,11 +255,10 @@ def _brute_force(seen, o, sampler):
     return holders, layouts
 
 
-@pytest.mark.parametrize("name", ["classic", "three-hand"])
-def test_draws_follow_the_exact_count(name):
-    """The count of layouts equals enumeration, and 20,000 draws land on each layout as often as
-    its share of the count says (three-hand: the discard is a holder for the seats that did not
-    make it)."""
+def _small_position(name):
+    """The first position of ``name``'s records (seed 8) whose hidden cards, nine at most, lie in
+    20 layouts or more: the variant, the seat's sampler (prepared), what it knows, the seat and
+    its hand, the holders and each layout's share of the count, checked against enumeration."""
     v = variant(name)
     sampler = new_sampler()
     for rec in records(v, 30, seed=8, policy="contract"):
@@ -266,11 +272,17 @@ def test_draws_follow_the_exact_count(name):
             holders, layouts = _brute_force(seen, seat, sampler)
             assert total == sum(layouts.values())
             if len(layouts) >= 20:
-                break
-        if len(layouts) >= 20:
-            break
-    assert len(layouts) >= 20 and int(sampler.pool.sum()) == sum(int(n) for n in sampler.need)
-    share = {k: w / total for k, w in layouts.items()}
+                return v, sampler, seen, seat, h1, h2, holders, {k: w / total for k, w in layouts.items()}
+    raise AssertionError(f"no position of {name} with 20 layouts or more")
+
+
+@pytest.mark.parametrize("name", ["classic", "three-hand"])
+def test_draws_follow_the_exact_count(name):
+    """The count of layouts equals enumeration, and 20,000 draws land on each layout as often as
+    its share of the count says (three-hand: the discard is a holder for the seats that did not
+    make it)."""
+    v, sampler, seen, seat, h1, h2, holders, share = _small_position(name)
+    assert int(sampler.pool.sum()) == sum(int(n) for n in sampler.need)
     state = np.uint64(12345)
     wh1 = np.zeros(v.players, np.int64)
     wh2 = np.zeros(v.players, np.int64)
@@ -296,6 +308,30 @@ def test_draws_follow_the_exact_count(name):
     assert set(got) <= set(share)
     for key, p in share.items():
         assert abs(got.get(key, 0) / n - p) < 4.5 * math.sqrt(p * (1 - p) / n) + 1e-9
+
+
+@pytest.mark.parametrize("name", ["classic", "three-hand"])
+def test_the_chain_walks_the_exact_count(name):
+    """Issue 33: the chain of moves (``knowledge.swap``), started from one draw and with every
+    move it makes kept, visits each layout as often as its share of the count says (the target
+    of the sampler's chain where every world agrees). 40,000 layouts, one every three moves; the
+    chain's samples are correlated, so the bound is wider than for independent draws."""
+    v, sampler, seen, seat, h1, h2, holders, share = _small_position(name)
+    wh1 = np.zeros(v.players, np.int64)
+    wh2 = np.zeros(v.players, np.int64)
+    state = np.uint64(draw(seen, seat, h1, h2, sampler, np.uint64(4321), wh1, wh2))
+    got, n, moved = {}, 40000, 0
+    for _ in range(n):
+        for _ in range(3):
+            state, a, *_ = swap(seen, sampler, state)
+            state = np.uint64(state)
+            moved += a >= 0
+        key = tuple(sorted((h, k) for h in range(len(holders)) for k in range(24)
+                           for _ in range(int(sampler.counts[h, k]))))
+        got[key] = got.get(key, 0) + 1
+    assert set(got) <= set(share) and moved > n
+    for key, p in share.items():
+        assert abs(got.get(key, 0) / n - p) < 10 * math.sqrt(p * (1 - p) / n) + 1e-9, (key, p, got.get(key, 0) / n)
 
 
 def _taken(rec, v, cards):
@@ -417,15 +453,17 @@ def test_policy_specs():
     assert policy_row("pimc")[0] == "pimc"
     assert policy_row("pimc:worlds=80")[0] == "pimc:worlds=80"
     spec, row = policy_row("pimc:dd=2,worlds=10")
-    assert spec == "pimc:worlds=10,dd=2" and list(row) == [3, 10, 2, 0, 1, 0]
+    assert spec == "pimc:worlds=10,dd=2" and list(row) == [3, 10, 2, 0, 1, 0, 16]
     spec, row = policy_row("pimc:infer=1")
-    assert spec == "pimc:infer=1" and list(row) == [3, 40, 3, 1, 1, 0]
+    assert spec == "pimc:infer=1" and list(row) == [3, 40, 3, 1, 1, 0, 16]
     spec, row = policy_row("pimc:objective=score,infer=0")
-    assert spec == "pimc" and list(row) == [3, 40, 3, 0, 1, 0]
+    assert spec == "pimc" and list(row) == [3, 40, 3, 0, 1, 0, 16]
     spec, row = policy_row("pimc:objective=points")
-    assert spec == "pimc:objective=points" and list(row) == [3, 40, 3, 0, 0, 0]
+    assert spec == "pimc:objective=points" and list(row) == [3, 40, 3, 0, 0, 0, 16]
     spec, row = policy_row("pimc:calls=1,infer=1")
-    assert spec == "pimc:infer=1,calls=1" and list(row) == [3, 40, 3, 1, 1, 1]
+    assert spec == "pimc:infer=1,calls=1" and list(row) == [3, 40, 3, 1, 1, 1, 16]
+    spec, row = policy_row("pimc:calls=1,chain=0")
+    assert spec == "pimc:calls=1,chain=0" and list(row) == [3, 40, 3, 0, 1, 1, 0]
     for bad, says in (("greedy", "unknown play policy"), ("pimc:depth=3", "unknown option 'depth'"),
                       ("pimc:worlds=0", "whole number from 1 to 10000"), ("heuristic:worlds=3", "takes none"),
                       ("pimc:infer=2", "whole number from 0 to 1"), ("pimc:calls=2", "whole number from 0 to 1"),

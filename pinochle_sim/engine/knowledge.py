@@ -40,7 +40,7 @@ import numpy as np
 from .._numba import bjit, copy_into, ijit, njit
 from .auction import N_SITUATIONS, hand_worth, over_partner, situation_of
 from .cards import COPIES, N_KINDS, NINE
-from .deal import next64
+from .deal import below, next64
 from .meld import hand_meld_all_trumps, meld_used
 from .melds import DIX
 from .play import ABOVE, ALL, SUIT, beats, suit_mask, to_masks
@@ -310,7 +310,6 @@ def draw(seen, o, h1o, h2o, sp, state, h1, h2):
     every seat's hand into ``h1``/``h2`` (masks), what ``o`` knows each holds included. Returns
     the random state."""
     ways, pool, holders, need, rest, counts = sp
-    seats = h1.shape[0]
     r0, r1 = need[0], need[1]
     for k in range(N_KINDS):
         n = pool[k]
@@ -342,7 +341,16 @@ def draw(seen, o, h1o, h2o, sp, state, h1, h2):
             counts[h, k] = _SPLITS[pick, h]
         r0 -= _SPLITS[pick, 0]
         r1 -= _SPLITS[pick, 1]
-    for q in range(seats):
+    compose(seen, o, h1o, h2o, sp, h1, h2)
+    return state
+
+
+@ijit
+def compose(seen, o, h1o, h2o, sp, h1, h2):
+    """Every seat's hand into ``h1``/``h2`` (masks): seat ``o``'s own (``h1o``/``h2o``), each
+    other seat's what ``o`` knows it holds plus its hidden cards of the layout in ``sp.counts``."""
+    holders, counts = sp.holders, sp.counts
+    for q in range(h1.shape[0]):
         if q == o:
             h1[q], h2[q] = h1o, h2o
             continue
@@ -358,7 +366,56 @@ def draw(seen, o, h1o, h2o, sp, state, h1, h2):
             if n > 1:
                 c2 |= 1 << k
         h1[q], h2[q] = c1, c2
-    return state
+
+
+@ijit
+def _nth_card(counts, h, r):
+    """The kind of holder ``h``'s ``r``-th hidden card (0-based, kinds in order, each copy once)."""
+    k = 0
+    while r >= counts[h, k]:
+        r -= counts[h, k]
+        k += 1
+    return k
+
+
+@njit
+def swap(seen, sp, state):
+    """One move of a Markov chain over the hidden layouts of ``sp`` (a layout in ``sp.counts``,
+    from :func:`draw`): two holders, chosen at random, exchange a hidden card each, each chosen
+    uniformly among its holder's hidden cards; a move that would give a holder a kind it may not
+    hold is not made. The proposal is symmetric over physical cards, so every move made keeps a
+    uniform deal's weights: a chain of moves, each kept when the layout agrees with a fact about
+    whole hands (the meld not shown, the calls), walks the layouts that agree with it uniformly.
+    Returns ``(state, a, ka, b, kb)``: holder ``a`` gave a ``ka`` for ``b``'s ``kb`` (:func:`unswap`
+    undoes it), ``a`` -1 when no move was made."""
+    holders, need, counts = sp.holders, sp.need, sp.counts
+    m = 0
+    while m < MAX_HOLDERS and holders[m] >= 0:
+        m += 1
+    if m < 2:
+        return state, -1, 0, 0, 0
+    state, a = below(state, m)
+    state, b = below(state, m - 1)
+    b += b >= a
+    state, ra = below(state, need[a])
+    state, rb = below(state, need[b])
+    ka = _nth_card(counts, a, ra)
+    kb = _nth_card(counts, b, rb)
+    if ka == kb or not _may_take(seen, holders[b], ka) or not _may_take(seen, holders[a], kb):
+        return state, -1, 0, 0, 0
+    unswap(sp, b, ka, a, kb)
+    return state, a, ka, b, kb
+
+
+@ijit
+def unswap(sp, a, ka, b, kb):
+    """Holder ``a`` takes back a ``ka`` from ``b`` and gives it a ``kb`` (undoes :func:`swap`'s
+    move ``(a, ka, b, kb)``; with the holders' roles exchanged, makes it)."""
+    counts = sp.counts
+    counts[a, ka] += 1
+    counts[b, ka] -= 1
+    counts[b, kb] += 1
+    counts[a, kb] -= 1
 
 
 @ijit

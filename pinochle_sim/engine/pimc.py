@@ -6,7 +6,10 @@ cards passed, the voids and failures to beat; with ``infer``, also the meld not 
 world in which another seat would have held more meld than it showed is drawn again, up to
 :data:`MAX_DRAWS` times, ``knowledge.agrees_with_meld``; with ``calls``, also the auction's
 calls: a world in which another seat would have called otherwise under its bidding strategy is
-drawn again, ``knowledge.agrees_with_calls``), and values each legal card in every world:
+drawn again, ``knowledge.agrees_with_calls``; with ``chain`` moves a world, only the first world
+of a decision is drawn so, and each next one walks on from the last by ``chain`` moves of a
+Markov chain, each move kept when the world still agrees, ``knowledge.swap``), and values each
+legal card in every world:
 
 * with at most ``dd_tricks`` tricks left (the current one counted), by double dummy
   (``search.solve_moves``, exact for every card, one table for all the worlds of the decision);
@@ -31,10 +34,11 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._numba import copy_into, njit
+from .._numba import copy_into, copy_rows, njit
 from .auction import N_SITUATIONS
 from .cards import N_KINDS
-from .knowledge import Sampler, agrees_with_calls, agrees_with_meld, draw, new_sampler, prepare
+from .knowledge import (MAX_HOLDERS, Sampler, agrees_with_calls, agrees_with_meld, compose, draw, new_sampler,
+                        prepare, swap, unswap)
 from .play import (ALL, RANK, choose_follow, choose_lead, legal_mask, lsb, partner_safe, popcount, take,
                    trick_step)
 from .search import Position, fresh_space, in_hands, new_space, solve_moves
@@ -45,6 +49,11 @@ WORLDS = 40     # default worlds a decision
 DD_TRICKS = 3   # default tricks left (the current one counted) from which worlds are solved double dummy
 INFER = 0       # default: worlds drawn from the cards alone, not checked against the meld not shown
 CALLS = 0       # default: nor against the calls
+#: Default moves of the chain from one world of a decision to the next, where worlds must agree
+#: with the meld not shown or the calls (0: every world drawn afresh, redrawn until it agrees).
+CHAIN = 16
+#: Fresh draws tried for each world after a decision's first before the chain walks on.
+FRESH = 8
 #: What a card is worth in a world: the points its side takes from there on, or the hand's score.
 OBJECTIVES = ("points", "score")
 POINTS, SCORE = range(len(OBJECTIVES))
@@ -72,6 +81,7 @@ class Scratch(NamedTuple):
     out: np.ndarray      # int64[sides]: each side's score for the hand
     worth: np.ndarray    # float64[situations]: a seat's limits, for the check against the calls
     bidding: tuple       # auction.Bidding: the seats' bidding strategies, which the calls are read by
+    chain: np.ndarray    # int64[holders, 24]: the chain's layout while fresh draws are tried (``walk_world``)
 
 
 @njit
@@ -82,7 +92,8 @@ def new_scratch(seats, sides, search_cards, bidding):
                    np.zeros(seats, np.int64), np.zeros(N_KINDS, np.int64), np.zeros(N_KINDS, np.float64),
                    new_space(search_cards), np.zeros(N_KINDS, np.int64), np.zeros(4, np.int64),
                    np.zeros((3, sides), np.int64), np.zeros(sides, np.int64), np.zeros(sides, np.int64),
-                   np.zeros(sides, np.int64), np.zeros(N_SITUATIONS), bidding)
+                   np.zeros(sides, np.int64), np.zeros(N_SITUATIONS), bidding,
+                   np.zeros((MAX_HOLDERS, N_KINDS), np.int64))
 
 
 @njit
@@ -133,7 +144,7 @@ def rollout(h1, h2, pos, first, p1, p2, trump, bidder_team, draw_trump_min, max_
 
 @njit
 def pimc_card(hs, pos, p1, p2, legal, prefer, trump, bidder_team, draw_trump_min, tb, worlds, dd_tricks, infer,
-              objective, calls, team, state, sc):
+              objective, calls, chain, team, state, sc):
     """The sampling player's card for the seat of ``pos``: from ``hs`` (``tricks.Hands``) it
     reads only that seat's hand (``h1[seat]``/``h2[seat]``) and what the seat knows (``seen``);
     ``legal`` its legal kinds, ``prefer`` the card a tie goes to; ``objective`` an index into
@@ -162,8 +173,11 @@ def pimc_card(hs, pos, p1, p2, legal, prefer, trump, bidder_team, draw_trump_min
         for q in range(seats):
             sc.smeld[tb.team[q]] += max(seen.shown[q], 0)
             sc.sdix[tb.team[q]] += seen.dix[q]
-    for _ in range(worlds):
-        state = draw_world(seen, seat, own1, own2, state, trump, tb, infer, calls, sc)
+    for w in range(worlds):
+        if w == 0 or chain == 0 or not (infer or calls):
+            state = draw_world(seen, seat, own1, own2, state, trump, tb, infer, calls, sc)
+        else:
+            state = walk_world(seen, seat, own1, own2, state, trump, tb, infer, calls, chain, sc)
         wpos = _in_world(pos, wh1, wh2, points)
         if solved:
             solve_moves(wh1, wh2, wpos, True, trump, tb, values, sp)
@@ -226,6 +240,38 @@ def draw_world(seen, seat, own1, own2, state, trump, tb, infer, calls, sc):
     while tries < MAX_DRAWS and not _agrees(seen, seat, trump, tb, infer, calls, sc):
         state = draw(seen, seat, own1, own2, sc.sampler, state, sc.h1, sc.h2)
         tries += 1
+    return state
+
+
+@njit
+def walk_world(seen, seat, own1, own2, state, trump, tb, infer, calls, moves, sc):
+    """The next world of a decision for ``seat``, into ``sc.h1``/``sc.h2``, where worlds must
+    agree with what ``infer`` and ``calls`` ask: the first of up to :data:`FRESH` fresh draws that
+    agrees (an independent world), else ``moves`` moves of the chain (``knowledge.swap``) from
+    the layout of the last world, each undone when it breaks the world's agreement (while the
+    world does not agree, as when :func:`draw_world` ran out of draws, every move is kept). Each
+    world so drawn has a uniform deal's weights among the layouts that agree, as the first one
+    has. Returns the random state."""
+    sp = sc.sampler
+    copy_rows(sc.chain, sp.counts)
+    for _ in range(FRESH):
+        state = draw(seen, seat, own1, own2, sp, state, sc.h1, sc.h2)
+        if _agrees(seen, seat, trump, tb, infer, calls, sc):
+            return state
+    copy_rows(sp.counts, sc.chain)
+    compose(seen, seat, own1, own2, sp, sc.h1, sc.h2)
+    agreed = _agrees(seen, seat, trump, tb, infer, calls, sc)
+    for _ in range(moves):
+        state, a, ka, b, kb = swap(seen, sp, state)
+        if a < 0:
+            continue
+        compose(seen, seat, own1, own2, sp, sc.h1, sc.h2)
+        now = _agrees(seen, seat, trump, tb, infer, calls, sc)
+        if agreed and not now:
+            unswap(sp, a, ka, b, kb)
+        else:
+            agreed = now
+    compose(seen, seat, own1, own2, sp, sc.h1, sc.h2)
     return state
 
 

@@ -16,23 +16,26 @@ PIMC_CALIBRATION_DEALS ?= 20000
 
 # uv installs the wheels in parallel, several times faster than pip from a fresh clone (CHANGELOG
 # has the times); where uv cannot be had, pip does the same install. compileall then writes the
-# .pyc files on every core (imports need them: PYTHONDONTWRITEBYTECODE would otherwise recompile
-# on every start).
+# .pyc files on every core (the tests' many processes need them: PYTHONDONTWRITEBYTECODE would
+# otherwise recompile on every start). `make chart` (one process, which compiles what it imports
+# itself) leaves that to a background run on the core that numba's compiler leaves idle.
+COMPILE := $(BIN)/python -m compileall -q -j 0 $(VENV)/lib > /dev/null || true
+COMPILE_BEHIND := (nice -n 19 $(BIN)/python -m compileall -q -j 1 $(VENV)/lib > /dev/null 2>&1 &)
 define install
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	{ $(BIN)/pip install -q uv && $(BIN)/uv pip install -q --python $(BIN)/python -e $(1); } \
 	  || $(BIN)/pip install -q --no-compile -e $(1)
-	$(BIN)/python -m compileall -q -j 0 $(VENV)/lib > /dev/null || true
+	$(2)
 endef
 
 # The package and what it runs on (all `make chart` needs) ...
 $(BASE): pyproject.toml
-	$(call install,.)
+	$(call install,.,$(COMPILE_BEHIND))
 	touch $(BASE)
 
 # ... and what the tests and notebooks need besides (one pip run from a fresh clone).
 $(STAMP): pyproject.toml
-	$(call install,'.[dev]')
+	$(call install,'.[dev]',$(COMPILE))
 	touch $(BASE) $(STAMP)
 
 install: $(STAMP)

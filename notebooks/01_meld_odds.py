@@ -88,3 +88,41 @@ ax.set_ylabel("chance")
 ax.set_title("Exact distribution of one hand's meld")
 ax.legend()
 plt.show()
+
+# %% [markdown]
+# ## Double-deck: twenty cards from eighty
+#
+# Seed 003's variation deals four hands of 20 from 80 cards: four copies of A, 10, K, Q and J in
+# every suit, no 9s. Its melds come single to quadruple (RULES.md's values), and the same
+# counting, with four copies, gives its exact odds beside the simulated twin:
+
+# %%
+from pinochle_sim.studies.odds import events
+
+DD = "double-deck"
+dd_exact = exact_odds(DD)
+dd_sim = simulate_meld(DD, deals=DEALS, seed=1)
+dd_table = pd.DataFrame([
+    {"combination": e.label, "exact": dd_exact["events"][e.name], "simulated": dd_sim.p_hand[e.name],
+     "s.e.": dd_sim.se_hand[e.name], "one hand, 1 in": 1 / dd_exact["events"][e.name],
+     "someone at the table": dd_exact["events_at_table"].get(e.name, np.nan)}
+    for e in events(ps.variant(DD).deck)]).set_index("combination")
+dd_table.style.format({"exact": "{:.3g}", "simulated": "{:.3g}", "s.e.": "{:.2g}", "one hand, 1 in": "{:,.0f}",
+                       "someone at the table": "{:.3g}"})
+
+# %% [markdown]
+# A triple around needs three copies of a rank in every suit, a rarity of millions of hands,
+# while a double pinochle is common (the last column). The meld a hand brings, against the 50
+# trick points of a hand:
+
+# %%
+dd_fixed, dd_best = meld_distribution(DD, 0), meld_distribution(DD, None)
+fig, ax = plt.subplots(figsize=(8, 4))
+for d, label in ((dd_fixed, "trump named before seeing the hand"), (dd_best, "the hand's best trump")):
+    keep = d.values <= 120
+    ax.step(d.values[keep], d.probabilities[keep], where="mid", label=f"{label} (mean {float(d.mean):.1f})")
+ax.set_xlabel("meld (double-deck points)")
+ax.set_ylabel("chance")
+ax.set_title("Exact distribution of one 20-card hand's meld (double-deck)")
+ax.legend()
+plt.show()

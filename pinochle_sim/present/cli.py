@@ -182,6 +182,12 @@ def cmd_meld(args: argparse.Namespace) -> None:
         print(f"\nrefused (make no meld): {' '.join(refused) or 'none'}")
 
 
+def _chance(p: float, places: int = 6) -> str:
+    """A chance to ``places`` decimals, or to three significant figures where those would show
+    only zeros (a double run: 1.01e-08, not 0.000000)."""
+    return f"{p:.3g}" if 0 < p < 10 ** -(places - 2) else f"{p:.{places}f}"
+
+
 def cmd_odds(args: argparse.Namespace) -> None:
     from ..studies.odds import events, exact_odds, simulate_meld
 
@@ -216,11 +222,11 @@ def cmd_odds(args: argparse.Namespace) -> None:
     rows = []
     for e in events(v.deck):
         p = report["events"][e.name]
-        row = [e.label, f"{p:.6f}", one_in(p), f"{report['events_at_table'].get(e.name, float('nan')):.4f}"
+        row = [e.label, _chance(p), one_in(p), _chance(report['events_at_table'].get(e.name, float('nan')), 4)
                if e.per_kind and report["events_at_table"] else ""]
         if sim:
             q, se = sim.p_hand[e.name], sim.se_hand[e.name]
-            row += [f"{q:.6f}", f"{se:.6f}", f"{(q - p) / se:+.1f}" if se > 0 else ""]
+            row += [_chance(q), _chance(se), f"{(q - p) / se:+.1f}" if se > 0 else ""]
         rows.append(row)
     for key, label in (("fixed_trump", "mean meld, trump named first"),
                        ("best_trump", "mean meld, the hand's best trump")):

@@ -14,17 +14,22 @@ PIMC_CALIBRATION_DEALS ?= 20000
 
 .PHONY: install test lint chart results docs bidding notebooks lab odds bench clean
 
-# uv installs the wheels in parallel, several times faster than pip from a fresh clone (CHANGELOG
-# has the times); where uv cannot be had, pip does the same install. compileall then writes the
-# .pyc files on every core (the tests' many processes need them: PYTHONDONTWRITEBYTECODE would
-# otherwise recompile on every start). `make chart` (one process, which compiles what it imports
-# itself) leaves that to a background run on the core that numba's compiler leaves idle.
+# The venv starts without pip (ensurepip takes seconds): the system's pip puts uv into it, and uv
+# installs the wheels in parallel, several times faster than pip from a fresh clone (CHANGELOG has
+# the times); where that fails, the venv gets pip and pip does the same install. compileall then
+# writes the .pyc files on every core (the tests' many processes need them: PYTHONDONTWRITEBYTECODE
+# would otherwise recompile on every start). `make chart` (one process, which compiles what it
+# imports itself) leaves that to a background run on the core that numba's compiler leaves idle.
 COMPILE := $(BIN)/python -m compileall -q -j 0 $(VENV)/lib > /dev/null || true
 COMPILE_BEHIND := (nice -n 19 $(BIN)/python -m compileall -q -j 1 $(VENV)/lib > /dev/null 2>&1 &)
+define pip_install
+	{ { test -x $(BIN)/uv || $(PY) -m pip --python $(BIN)/python install -q uv; } \
+	  && $(BIN)/uv pip install -q --python $(BIN)/python -e $(1); } \
+	  || { $(BIN)/python -m ensurepip > /dev/null && $(BIN)/python -m pip install -q --no-compile -e $(1); }
+endef
 define install
-	test -x $(BIN)/python || $(PY) -m venv $(VENV)
-	{ $(BIN)/pip install -q uv && $(BIN)/uv pip install -q --python $(BIN)/python -e $(1); } \
-	  || $(BIN)/pip install -q --no-compile -e $(1)
+	test -x $(BIN)/python || $(PY) -m venv --without-pip $(VENV)
+	$(call pip_install,$(1))
 	$(2)
 endef
 
@@ -48,8 +53,10 @@ test: $(STAMP) lint
 lint: $(STAMP)
 	$(BIN)/ruff check pinochle_sim scripts tests
 
+# Into a folder of its own: results/thousand is `make results`' chart (1,000,000 deals), which the
+# docs quote and their test checks.
 chart: $(BASE)
-	$(BIN)/pinochle-sim bid-chart --variant thousand --deals $(CHART_DEALS) --seed 1 --out results/thousand
+	$(BIN)/pinochle-sim bid-chart --variant thousand --deals $(CHART_DEALS) --seed 1 --out results/quickstart
 
 results: $(BASE)
 	for v in $(VARIANTS); do \
@@ -113,7 +120,7 @@ notebooks: $(STAMP)
 
 # JupyterLab on the notebooks (installs it into .venv the first time).
 lab: $(STAMP)
-	$(BIN)/pip install -q -e '.[dev,notebooks]'
+	$(call pip_install,'.[dev,notebooks]')
 	$(BIN)/jupyter lab notebooks/
 
 odds: $(BASE)

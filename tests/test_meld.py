@@ -4,7 +4,7 @@ import itertools
 import numba
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from naive import naive_meld
 
@@ -84,6 +84,7 @@ dd_hands = st.lists(st.integers(0, 79), min_size=20, max_size=20, unique=True).m
 quads = st.tuples(*[st.integers(0, 400)] * 4)
 
 
+@settings(max_examples=40)  # each example compiles a variant's tables (a million-entry cross table)
 @given(hand=dd_hands, run=quads, royal=quads, marriage=quads, pin=quads, aces=quads,
        mode=st.sampled_from(RUN_MARRIAGE), extra=st.integers(0, 50), trump=st.integers(0, 3))
 def test_double_deck_values_are_data(hand, run, royal, marriage, pin, aces, mode, extra, trump):

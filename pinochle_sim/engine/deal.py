@@ -187,9 +187,11 @@ def deal_kinds(seed, i, kinds, deck, counts, players, hand):
     consecutive blocks of the shuffled deck as in :func:`deal_one` (the kitty the rest), counted
     card by card into ``counts``. The 48-card deck goes through :func:`deal_one`, a word at a
     time; this is the path of a deck with more copies (double-deck's 80 cards)."""
-    deck[:] = kinds
+    copy_into(deck, kinds)
     shuffle(stream(seed, i, 0), deck, hand - 1)
-    counts[:] = 0
+    for r in range(counts.shape[0]):
+        for k in range(N_KINDS):
+            counts[r, k] = 0
     for m in range(deck.shape[0]):
         counts[min(m // hand, counts.shape[0] - 1), deck[m]] += 1
 

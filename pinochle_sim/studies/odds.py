@@ -371,11 +371,17 @@ class MeldDistribution:
 def meld_distribution(v: Variant | str = "thousand", trump: int | None = 0,
                       n: int | None = None) -> MeldDistribution:
     """Exact distribution of an ``n``-card hand's meld (default: the variant's hand size), trump
-    fixed (0..3) or the hand's best (None)."""
+    fixed (0..3) or the hand's best (None). Counted once per variant, trump and size in a
+    process (its arrays are shared: read them, do not write them)."""
     v = variant(v) if isinstance(v, str) else v
     n = v.hand_size if n is None else n
     if not 0 < n <= MAX_CARDS:
         raise ValueError(f"meld odds are counted for hands of 1 to {MAX_CARDS} cards, not {n}")
+    return _meld_distribution(v, None if trump is None else int(trump), n)
+
+
+@functools.lru_cache(maxsize=64)
+def _meld_distribution(v: Variant, trump: int | None, n: int) -> MeldDistribution:
     tb = compile_variant(v)
     mv = tb.meld_values
     deck = suit_lies(v.deck)
@@ -397,7 +403,9 @@ def meld_distribution(v: Variant | str = "thousand", trump: int | None = 0,
                  + int(mv[pin_combo, p]) + int(deltas[d - 1]))
         totals[value] = totals.get(value, 0) + int(dp[idx])
     values = np.array(sorted(totals), np.int64)
-    return MeldDistribution(values, np.array([totals[x] for x in values], np.int64), math.comb(deck.size, n))
+    counts = np.array([totals[x] for x in values], np.int64)
+    values.flags.writeable = counts.flags.writeable = False  # shared by every caller (the cache)
+    return MeldDistribution(values, counts, math.comb(deck.size, n))
 
 
 # --------------------------------------------------------------------------------------------
@@ -444,9 +452,8 @@ def _simulate(seed, start, n, b0, b1, lo, hi, any_suit, tb, players, hand, with_
             else:
                 deal_one(seed, start + d, deck, counts, players, hand)
             for p in range(players):
-                hands[p] = counts[p]
-                if with_kitty:
-                    hands[p] += counts[players]
+                for k in range(N_KINDS):  # (not a row assignment: its shape check costs seconds of compile)
+                    hands[p, k] = counts[p, k] + (counts[players, k] if with_kitty else 0)
             for e in range(n_ev):
                 k = 0
                 for p in range(players):

@@ -1,7 +1,8 @@
 """Dealing: explicit per-deal random state, so deal ``i`` depends only on ``(seed, i)``.
 
 Each deal starts its own SplitMix64 stream from a hash of the seed and the deal index, and
-shuffles the cards (48, or double-deck's 80) with an unbiased Fisher-Yates (Lemire's bounded draw with rejection).
+shuffles the cards (48, or double-deck's 80) with an unbiased Fisher-Yates (Lemire's bounded
+draw with rejection).
 No kernel touches numba's global generator, so results do not depend on the thread count,
 the batch size or the order in which deals are run. Seats (and the kitty) take consecutive
 blocks of the shuffled deck, so a three-hand deal is the same code with other sizes.
@@ -11,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._numba import copy_into, ijit, in_spans, njit, store_word
-from .cards import COPIES, DECK_SIZE, N_KINDS
+from .cards import COPIES, DECK_SIZE, FULL_DECK, N_KINDS
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -197,7 +198,10 @@ def deal_kinds(seed, i, kinds, deck, counts, players, hand):
 
 
 def deck_kinds(v) -> np.ndarray:
-    """The cards of variant ``v``'s deck by kind, in kind order (int8[deck size])."""
+    """The cards of variant ``v``'s deck by kind, in kind order (int8[deck size]), for
+    :func:`deal_kinds`; empty for the 48 cards, which :func:`deal_one` deals."""
+    if v.deck_counts == FULL_DECK:
+        return np.zeros(0, np.int8)
     return np.repeat(np.arange(N_KINDS, dtype=np.int8), v.deck_counts)
 
 
@@ -238,7 +242,7 @@ def deal(n: int, seed: int = 0, start: int = 0, v="thousand") -> np.ndarray:
     if n < 0 or seed < 0 or start < 0:
         raise ValueError("deal: n, seed and start must be >= 0")
     out = np.empty((n, v.players + (v.kitty > 0), N_KINDS), np.int8)
-    if v.playable:
+    if v.deck_counts == FULL_DECK:
         in_spans(n, lambda lo, hi: _deal(np.uint64(seed), np.int64(start), lo, hi, v.players, v.hand_size, out), BLOCK)
     else:
         kinds = deck_kinds(v)

@@ -152,7 +152,7 @@ class Variant:
     def playable(self) -> bool:
         """Whether the toolkit plays hands of this deck: the play, passing, sampling and solving
         kernels hold at most two copies of a card (double-deck is meld and odds only, so far)."""
-        return self.copies == COPIES and self.deck == (COPIES,) * 6
+        return self.deck == (COPIES,) * 6
 
     def require_play(self, what: str = "playing hands") -> None:
         """Refuse, in one line, a command that deals and plays a variant the kernels cannot play."""

@@ -508,7 +508,7 @@ def simulate_meld(v: Variant | str = "thousand", deals: int = 1_000_000, seed: i
     evs = events(v.deck)
     lo, hi, any_suit = _event_arrays(evs)
     n_ev = len(evs)
-    kinds = np.zeros(0, np.int8) if v.playable else deck_kinds(v)
+    kinds = deck_kinds(v)
     vmax = int(meld_upper_bound(v))
     ev1 = np.zeros(n_ev, np.int64)
     ev2 = np.zeros(n_ev, np.int64)

@@ -430,7 +430,7 @@ def _record_many(seed, start, lo, hi, forced_bidder, tb, bd, policy, search, dea
     for d in range(lo, hi):
         w = with_record(workspace(tb, 1, search, bd), calls[d], passes[d], tricks[d], tinfo[d])
         deal_hands(seed, start + d, tb, w.hands, w.deck)
-        dealt[d] = w.hands
+        copy_rows(dealt[d], w.hands)  # (not ``dealt[d] = w.hands``: its shape check costs seconds of compile)
         play_deal(seed, start + d, forced_bidder, tb, bd, policy, w, rows[d])
 
 

@@ -345,7 +345,7 @@ def draw(seen, o, h1o, h2o, sp, state, h1, h2):
     return state
 
 
-@ijit
+@njit
 def compose(seen, o, h1o, h2o, sp, h1, h2):
     """Every seat's hand into ``h1``/``h2`` (masks): seat ``o``'s own (``h1o``/``h2o``), each
     other seat's what ``o`` knows it holds plus its hidden cards of the layout in ``sp.counts``."""

@@ -753,10 +753,11 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND",
                            parser_class=_Parser)
 
+    presets = ", ".join(n if v.playable else f"{n} (meld, odds)" for n, v in PRESETS.items())
+
     def add_variant(sp: argparse.ArgumentParser) -> None:
         sp.add_argument("--variant", "-v", default=DEFAULT,
-                        help=f"variant, with options: NAME[:opt=value,...] (default {DEFAULT}); "
-                             f"presets: {', '.join(PRESETS)}")
+                        help=f"variant, with options: NAME[:opt=value,...] (default {DEFAULT}); presets: {presets}")
 
     s = sub.add_parser("variants", help="list the variants, or every option of one")
     s.add_argument("spec", nargs="?", help="variant NAME[:opt=value,...]")

@@ -44,9 +44,8 @@ _EXPORTS = {
     "simulate_meld": "odds", "legal_plays": "play", "records": "records", "advise": "advise",
     "iter_play": "simulate", "play": "simulate", "simulate": "simulate", "bid_table": "tables",
     "declarer_stats": "declarer", "partner_adds": "tables", "rule_of_thumb": "tables",
-    "compare": "compare", "double_dummy": "dd", "bid_chart": "chart", "PRESETS": "variants", "PLAYABLE": "variants",
-    "Variant": "variants",
-    "VariantError": "variants", "variant": "variants",
+    "compare": "compare", "double_dummy": "dd", "bid_chart": "chart", "PRESETS": "variants",
+    "PLAYABLE": "variants", "Variant": "variants", "VariantError": "variants", "variant": "variants",
 }
 
 

@@ -223,30 +223,29 @@ def table_odds_seed004() -> str:
     return "\n".join(rows)
 
 
-#: Double-deck's melds by multiplicity (seed 003's variation), with the values of RULES.md.
-DOUBLE_DECK = (("run in trump", "run_given_suit", "15 / 150 / 225 / 300"),
-               ("aces around", "aces_around", "10 / 100 / 150 / 200"),
-               ("kings (queens, jacks) around", "kings_around", "8 / 80 / 120 / 160"),
-               ("pinochle", "pinochle", "4 / 30 / 60 / 90"))
+#: The melds of double-deck's table (options of its variant), single to quadruple.
+DOUBLE_DECK_MELDS = ("run", "aces_around", "kings_around", "pinochle")
 
 
 def table_odds_double_deck() -> str:
-    """Double-deck's melds single to quadruple: one 20-card hand exact, some seat at the table
-    exact, the simulated twin with its 95% interval."""
+    """Double-deck's melds single to quadruple (the events ``odds.events`` tags with each meld
+    and its copies, the values the variant gives them): one 20-card hand exact, some seat at the
+    table exact, the simulated twin with its 95% interval."""
+    from pinochle_sim.engine.melds import TIMES
+    from pinochle_sim.engine.variants import variant
+    from pinochle_sim.studies.odds import events
+
     d = _json("results/odds_double-deck.json")
+    v = variant(d["variant"])
     sim = d["simulated"]
     rows = [f"| meld (values) | copies | one hand (exact) | someone at the table (exact) | simulated, "
             f"{sim['deals']:,} deals (95% interval) |", "|---|---|---|---|---|"]
-    times = ("single", "double", "triple", "quadruple")
-    for label, key, values in DOUBLE_DECK:
-        stem = key.replace("_around", "").replace("_given_suit", "")
-        for n, word in enumerate(times, 1):
-            name = key if n == 1 else (f"{word}_{key}" if key.endswith("_given_suit") or key == "pinochle"
-                                       else f"{word}_{stem}")
-            p, at, q = d["events"][name], d["events_at_table"][name], sim["events"][name]
-            rows.append(f"| {label if n == 1 else ''} {'(' + values + ')' if n == 1 else ''} | {word} | "
-                        f"{p:.4g} ({_format(p, '1in')}) | {at:.4g} ({_format(at, '1in')}) | "
-                        f"{q['p']:.4g} ({_format(q['se'], 'ci95.2g')}) |")
+    for meld in DOUBLE_DECK_MELDS:
+        for e in sorted((e for e in events(v.deck) if e.meld == meld), key=lambda e: e.copies):
+            first = f"{e.label} ({' / '.join(map(str, getattr(v, meld)))})" if e.copies == 1 else ""
+            p, at, q = d["events"][e.name], d["events_at_table"][e.name], sim["events"][e.name]
+            rows.append(f"| {first} | {TIMES.get(e.copies, 'single')} | {p:.4g} ({_format(p, '1in')}) | "
+                        f"{at:.4g} ({_format(at, '1in')}) | {q['p']:.4g} ({_format(q['se'], 'ci95.2g')}) |")
     for key, label in (("fixed_trump", "mean meld, trump named first"), ("best_trump", "mean meld, best trump")):
         x, m = d[f"mean_meld_{key}"], sim[f"mean_meld_{key}"]
         rows.append(f"| {label} | | {x:.3f} | | {m['mean']:.3f} ({_format(m['se'], 'ci95.3f')}) |")

@@ -4,7 +4,7 @@ import math
 import numba
 import numpy as np
 import pytest
-from naive import naive_deal, naive_deal_around
+from naive import naive_deal, naive_deal_around, naive_shuffle
 
 from pinochle_sim._numba import set_threads
 from pinochle_sim.engine.deal import deal, deal_around, shuffle, stream
@@ -15,6 +15,19 @@ def test_deck_conserved():
     assert (d.sum(axis=2) == 12).all()          # twelve cards a seat
     assert (d.sum(axis=1) == 2).all()           # both copies of every kind, somewhere
     assert d.min() >= 0 and d.max() <= 2
+
+
+def test_double_deck_conserved_and_matches_naive_twin():
+    """RULES.md "Double-deck": 80 cards, four copies of A 10 K Q J in every suit and no 9s, 20 to
+    each of four seats; each deal is the naive shuffle of the deck in kind order."""
+    d = deal(500, seed=7, v="double-deck")
+    assert (d.sum(axis=2) == 20).all()
+    assert (d.sum(axis=1)[:, 5::6] == 0).all() and (np.delete(d.sum(axis=1), np.s_[5::6], axis=1) == 4).all()
+    deck = [k for k in range(24) for _ in range(0 if k % 6 == 5 else 4)]
+    for i in range(10):
+        shuffled = naive_shuffle(7, i, deck, 20)
+        want = [sorted(shuffled[20 * p: 20 * p + 20]) for p in range(4)]
+        assert [np.repeat(np.arange(24), d[i, p]).tolist() for p in range(4)] == want
 
 
 def test_matches_naive_twin():

@@ -51,6 +51,27 @@ def test_meld_rows():
     assert PRESETS["thousand"].aces_around == (100, 200)
 
 
+def test_double_deck_rows():
+    """RULES.md "Double-deck" (seed 003's variation): 80 cards, four copies of A 10 K Q J and no
+    9s, 20 a seat; A, 10, K a point each and the last trick 2 (50 a hand); least bid 50, raises of
+    at least 1, jumps allowed, the dealer stuck at 50; 4 cards passed each way; follow, head, trump,
+    overtrump, the bidder leads; run included with its marriage, values single to quadruple, no
+    dix; the bidding side's meld void without a trick; game to 500, the bidding side first."""
+    v = PRESETS["double-deck"]
+    assert (v.deck, v.deck_size, v.copies, v.players, v.hand_size, v.kitty) == ((4, 4, 4, 4, 4, 0), 80, 4, 4, 20, 0)
+    assert (v.card_points, v.last_trick, v.trick_total) == ((1, 1, 1, 0, 0, 0), 2, 50)
+    assert (v.opening_bid, v.raise_min, v.jump_bids, v.all_pass, v.stuck_bid) == (50, 1, True, "dealer_stuck", 50)
+    assert v.pass_cards == 4 and (v.first_lead, v.must_head, v.must_trump, v.must_overtrump) == (
+        "bidder", True, True, True)
+    assert (v.run, v.royal_marriage, v.marriage, v.pinochle) == (
+        (15, 150, 225, 300), (4, 8, 12, 16), (2, 4, 6, 8), (4, 30, 60, 90))
+    assert (v.aces_around, v.kings_around, v.queens_around, v.jacks_around) == (
+        (10, 100, 150, 200), (8, 80, 120, 160), (6, 60, 90, 120), (4, 40, 60, 80))
+    assert (v.nine_of_trump, v.run_marriage, v.no_trick) == ((0, 0, 0, 0), "included", "bidder_meld_void")
+    assert (v.target, v.both_past, v.min_tricks) == (500, "bidder_wins", 0)
+    assert not v.playable and "double-deck" not in ps.PLAYABLE
+
+
 def test_default_is_thousand():
     assert ps.variant().name == "thousand"
 

@@ -209,18 +209,23 @@ def deck_kinds(v) -> np.ndarray:
 BLOCK = 4096
 
 
+@ijit
+def deal_any(seed, i, kinds, deck, scratch, counts, players, hand):
+    """Deal ``i`` of a variant's deck into ``counts``: the 48 cards by :func:`deal_one` (``kinds``
+    empty, ``deck`` int8[48] scratch), any other deck by :func:`deal_kinds` (``kinds``:
+    :func:`deck_kinds`, ``scratch`` as long)."""
+    if kinds.shape[0]:
+        deal_kinds(seed, i, kinds, scratch, counts, players, hand)
+    else:
+        deal_one(seed, i, deck, counts, players, hand)
+
+
 @njit
-def _deal(seed, start, lo, hi, players, hand, out):
+def _deal(seed, start, lo, hi, kinds, players, hand, out):
     deck = np.empty(DECK_SIZE, np.int8)
+    scratch = np.empty_like(kinds)
     for d in range(lo, hi):
-        deal_one(seed, start + d, deck, out[d], players, hand)
-
-
-@njit
-def _deal_kinds(seed, start, lo, hi, kinds, players, hand, out):
-    deck = np.empty_like(kinds)
-    for d in range(lo, hi):
-        deal_kinds(seed, start + d, kinds, deck, out[d], players, hand)
+        deal_any(seed, start + d, kinds, deck, scratch, out[d], players, hand)
 
 
 def deal(n: int, seed: int = 0, start: int = 0, v="thousand") -> np.ndarray:
@@ -242,10 +247,7 @@ def deal(n: int, seed: int = 0, start: int = 0, v="thousand") -> np.ndarray:
     if n < 0 or seed < 0 or start < 0:
         raise ValueError("deal: n, seed and start must be >= 0")
     out = np.empty((n, v.players + (v.kitty > 0), N_KINDS), np.int8)
-    if v.deck_counts == FULL_DECK:
-        in_spans(n, lambda lo, hi: _deal(np.uint64(seed), np.int64(start), lo, hi, v.players, v.hand_size, out), BLOCK)
-    else:
-        kinds = deck_kinds(v)
-        in_spans(n, lambda lo, hi: _deal_kinds(np.uint64(seed), np.int64(start), lo, hi, kinds, v.players,
-                                               v.hand_size, out), BLOCK)
+    kinds = deck_kinds(v)
+    in_spans(n, lambda lo, hi: _deal(np.uint64(seed), np.int64(start), lo, hi, kinds, v.players, v.hand_size, out),
+             BLOCK)
     return out

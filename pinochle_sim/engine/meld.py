@@ -71,8 +71,9 @@ def hand_meld_all_trumps(c, tb, out):
     base = 0
     cross = -1
     table = tb.suit_meld
+    copies = tb.meld_values.shape[1] - 1  # a suit's configuration: six digits base copies + 1
     for s in range(4):
-        code = suit_code(c, s, tb.copies)
+        code = suit_code(c, s, copies)
         base += table[1, code]
         out[s] = table[0, code] - table[1, code]
         cross &= tb.suit_cross[s, code]

@@ -38,7 +38,11 @@ class Combination:
         """The breakdown's name for ``n`` copies: ``run``, ``double_run``, ``triple_run``..."""
         if n < 2 or not self.double:
             return self.name
-        return self.double.replace("double", ("double", "triple", "quadruple")[min(n, 4) - 2], 1)
+        return self.double.replace("double", TIMES[n], 1)
+
+
+#: The word for a meld held ``n`` times (two copies of each card and more).
+TIMES = {2: "double", 3: "triple", 4: "quadruple"}
 
 
 MELDS = (

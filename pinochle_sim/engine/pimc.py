@@ -6,10 +6,10 @@ cards passed, the voids and failures to beat; with ``infer``, also the meld not 
 world in which another seat would have held more meld than it showed is drawn again, up to
 :data:`MAX_DRAWS` times, ``knowledge.agrees_with_meld``; with ``calls``, also the auction's
 calls: a world in which another seat would have called otherwise under its bidding strategy is
-drawn again, ``knowledge.agrees_with_calls``; with ``chain`` moves a world, only the first world
-of a decision is drawn so, and each next one walks on from the last by ``chain`` moves of a
-Markov chain, each move kept when the world still agrees, ``knowledge.swap``), and values each
-legal card in every world:
+drawn again, ``knowledge.agrees_with_calls``; with ``chain`` moves, only the first world of a
+decision is drawn so, and each next one is the first of :data:`FRESH` fresh draws that agrees,
+else ``chain`` moves of a Markov chain from the last world, each kept while the world still
+agrees, ``knowledge.swap``, :func:`walk_world`), and values each legal card in every world:
 
 * with at most ``dd_tricks`` tricks left (the current one counted), by double dummy
   (``search.solve_moves``, exact for every card, one table for all the worlds of the decision);

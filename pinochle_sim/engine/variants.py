@@ -664,7 +664,6 @@ class Tables(NamedTuple):
     rules: np.ndarray        # int64[len(RULE_FIELDS)]: choices as their index in CHOICES
     team: np.ndarray         # int64[players]: the side each seat plays for
     partner: np.ndarray      # int64[players]: the seat across, or -1 without partners
-    copies: int              # the most copies of a card: a suit's configuration is 6 digits base copies + 1
 
 
 @functools.cache
@@ -690,8 +689,7 @@ def compile_variant(v: Variant) -> Tables:
                   np.asarray(v.card_points, np.int32),
                   np.array([v.card_points.index(p) for p in v.card_points], np.int64), rules,
                   np.array([v.team(p) for p in seats], np.int64),
-                  np.array([-1 if v.partner(p) is None else v.partner(p) for p in seats], np.int64),
-                  v.copies)
+                  np.array([-1 if v.partner(p) is None else v.partner(p) for p in seats], np.int64))
 
 
 def meld_unit(v: Variant) -> int:

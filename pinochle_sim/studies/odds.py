@@ -24,10 +24,10 @@ import numpy as np
 
 from .._numba import in_spans, njit
 from ..engine.cards import COPIES, MAX_COPIES, A, J, K, N_KINDS, NINE, Q, T
-from ..engine.deal import BLOCK, deal_kinds, deal_one, deck_kinds
+from ..engine.deal import BLOCK, deal_any, deck_kinds
 from ..progress import bar
 from ..engine.meld import hand_meld_all_trumps
-from ..engine.melds import MARRIAGE, cross_suit, suit_configs
+from ..engine.melds import MARRIAGE, TIMES, cross_suit, suit_configs
 from ..engine.variants import Variant, compile_variant, variant
 
 HAND = 12
@@ -84,6 +84,8 @@ class Event:
     lo: tuple[tuple[int, ...], ...]
     hi: tuple[tuple[int, ...], ...]
     any_suit: bool = False
+    meld: str = ""   # the variant's meld option of which the event is holding ``copies`` or more
+    copies: int = 0
 
     @property
     def per_kind(self) -> bool:
@@ -100,29 +102,30 @@ def _bounds(per_suit: dict[int, dict[int, tuple[int, int]]]) -> tuple[tuple, tup
     return tuple(map(tuple, lo)), tuple(map(tuple, hi))
 
 
-def _every(name: str, label: str, ranks: dict[int, tuple[int, int]]) -> Event:
-    return Event(name, label, *_bounds({s: ranks for s in range(4)}))
+def _every(name: str, label: str, ranks: dict[int, tuple[int, int]], **meld: str | int) -> Event:
+    return Event(name, label, *_bounds({s: ranks for s in range(4)}), **meld)
 
 
 def _some(name: str, label: str, ranks: dict[int, tuple[int, int]]) -> Event:
     return Event(name, label, *_bounds({s: ranks for s in range(4)}), any_suit=True)
 
 
-def _cards(name: str, label: str, per_suit: dict[int, dict[int, tuple[int, int]]]) -> Event:
-    return Event(name, label, *_bounds(per_suit))
+def _cards(name: str, label: str, per_suit: dict[int, dict[int, tuple[int, int]]], **meld: str | int) -> Event:
+    return Event(name, label, *_bounds(per_suit), **meld)
 
 
 _RUN = (A, T, K, Q, J)
-_TIMES = {2: "double", 3: "triple", 4: "quadruple"}
 _RANK_NAMES = {A: "aces", K: "kings", Q: "queens", J: "jacks"}
 
 
 def events(ranks: tuple[int, ...] = DECK48) -> tuple[Event, ...]:
     """The events the odds report for a deck (copies of A T K Q J 9 in each suit): marriages,
-    runs, arounds and pinochles at every multiplicity the deck allows, a nine of trump where the
-    deck has nines. A bound "at least n" is written ``(n, MAX_COPIES)``."""
+    runs, arounds and pinochles at every multiplicity the deck allows (each tagged with its meld
+    option and copies), a nine of trump where the deck has nines. A bound "at least n" is written
+    ``(n, MAX_COPIES)``."""
     copies, top = max(ranks), MAX_COPIES
     at_least = {n: (n, top) for n in range(1, copies + 1)}
+    times = range(2, copies + 1)
 
     def all_of(n: int, what: str) -> str:
         return f"all eight {what}" if copies == 2 else f"{n} {what} in every suit"
@@ -132,17 +135,19 @@ def events(ranks: tuple[int, ...] = DECK48) -> tuple[Event, ...]:
         _every("roundhouse", "a marriage in every suit", {K: at_least[1], Q: at_least[1]}),
         _cards("royal_marriage_given_suit", "K+Q of spades", {0: {K: at_least[1], Q: at_least[1]}}),
         _some("run_any_suit", "a run in some suit", {r: at_least[1] for r in _RUN}),
-        _cards("run_given_suit", "a run in spades", {0: {r: at_least[1] for r in _RUN}}),
+        _cards("run_given_suit", "a run in spades", {0: {r: at_least[1] for r in _RUN}}, meld="run", copies=1),
     ]
-    out += [_cards(f"{_TIMES[n]}_run_given_suit", f"a {_TIMES[n]} run in spades", {0: {r: at_least[n] for r in _RUN}})
-            for n in range(2, copies + 1)]
+    out += [_cards(f"{TIMES[n]}_run_given_suit", f"a {TIMES[n]} run in spades", {0: {r: at_least[n] for r in _RUN}},
+                   meld="run", copies=n) for n in times]
     for r, what in _RANK_NAMES.items():
-        out.append(_every(f"{what}_around", f"{what} around", {r: at_least[1]}))
-        out += [_every(f"{_TIMES[n]}_{what}", all_of(n, what), {r: at_least[n]}) for n in range(2, copies + 1)]
-    out.append(_cards("pinochle", "Q of spades + J of diamonds", {0: {Q: at_least[1]}, 2: {J: at_least[1]}}))
-    out += [_cards(f"{_TIMES[n]}_pinochle", "both Q of spades + both J of diamonds" if copies == 2 else
-                   f"{n} Q of spades + {n} J of diamonds", {0: {Q: at_least[n]}, 2: {J: at_least[n]}})
-            for n in range(2, copies + 1)]
+        around = f"{what}_around"
+        out.append(_every(around, f"{what} around", {r: at_least[1]}, meld=around, copies=1))
+        out += [_every(f"{TIMES[n]}_{what}", all_of(n, what), {r: at_least[n]}, meld=around, copies=n) for n in times]
+    out.append(_cards("pinochle", "Q of spades + J of diamonds", {0: {Q: at_least[1]}, 2: {J: at_least[1]}},
+                      meld="pinochle", copies=1))
+    out += [_cards(f"{TIMES[n]}_pinochle", "both Q of spades + both J of diamonds" if copies == 2 else
+                   f"{n} Q of spades + {n} J of diamonds", {0: {Q: at_least[n]}, 2: {J: at_least[n]}},
+                   meld="pinochle", copies=n) for n in times]
     if ranks[NINE]:
         out.append(_cards("nine_of_trump_given_suit", "a nine of spades", {0: {NINE: at_least[1]}}))
     out.append(_every("no_aces", "no ace at all", {A: (0, 0)}))
@@ -437,8 +442,7 @@ def _simulate(seed, start, n, b0, b1, lo, hi, any_suit, tb, players, hand, with_
               vmax, ev1, ev2, evany, msum, msq, hist_fixed, hist_best):
     """Main body of :func:`simulate_meld`, blocks ``b0 .. b1-1`` of ``BLOCK`` deals: per-block
     integer accumulators (order-independent). Each seat's hand counts, with the kitty added when
-    ``with_kitty``. ``kinds``: the deck by kind (``deal.deck_kinds``) where it is not the 48
-    cards that ``deal.deal_one`` deals (empty for those)."""
+    ``with_kitty``. ``kinds``: the deck as ``deal.deal_any`` reads it (``deal.deck_kinds``)."""
     n_ev = lo.shape[0]
     for b in range(b0, b1):
         deck = np.empty(48, np.int8)
@@ -447,10 +451,7 @@ def _simulate(seed, start, n, b0, b1, lo, hi, any_suit, tb, players, hand, with_
         hands = np.empty((players, N_KINDS), np.int8)
         out = np.empty(4, np.int32)
         for d in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
-            if kinds.shape[0]:
-                deal_kinds(seed, start + d, kinds, scratch, counts, players, hand)
-            else:
-                deal_one(seed, start + d, deck, counts, players, hand)
+            deal_any(seed, start + d, kinds, deck, scratch, counts, players, hand)
             for p in range(players):
                 for k in range(N_KINDS):  # (not a row assignment: its shape check costs seconds of compile)
                     hands[p, k] = counts[p, k] + (counts[players, k] if with_kitty else 0)

@@ -5,9 +5,10 @@ default hand's tree, the records, the matches: a minute of one core in a cold ru
 notebooks and command lines started in other processes compile what no worker had compiled yet.
 Each job is a tiny run through the public API; a job that fails only leaves its kernels to the
 tests (which then say what is wrong). Worker 0 compiles the default play's tree and what is
-built on it (records, matches, advice, the double-dummy loops) and the meld odds; worker 1 the
-sampling player's tree, the longest job, about as long as all of worker 0's. Then each waits
-for the other, so that every test runs with every kernel on disk. Once done for a version of
+built on it (records, matches, advice, the double-dummy loops), the meld odds and the bench
+script's kernels; worker 1 the sampling player's tree (its card first, see
+:func:`_sampling_card`), the longest job. Then each waits for the other, so that every test runs
+with every kernel on disk. Once done for a version of
 the source in a checkout, it is not run again there.
 """
 from __future__ import annotations
@@ -44,6 +45,29 @@ def _advice():
     advise(HAND, "classic", deals=20, seed=1, auction="p 260")
 
 
+def _sampling_card():
+    """The sampling player's card alone (its worlds, the search, the rollouts): most of its tree,
+    compiled while worker 0 compiles the hand's kernels that the sampling player's loops share
+    with the default play, which :func:`_sampling_player` then finds on disk."""
+    import numpy as np
+    from pinochle_sim.engine.deal import deal
+    from pinochle_sim.engine.knowledge import new_seen
+    from pinochle_sim.engine.pimc import new_scratch, pimc_card
+    from pinochle_sim.engine.play import to_masks
+    from pinochle_sim.engine.search import Position
+    from pinochle_sim.engine.tricks import Hands, policy_row
+    from pinochle_sim.engine.variants import PRESETS, compile_variant
+    from pinochle_sim.studies.simulate import Setup
+    v = PRESETS["thousand"]
+    tb = compile_variant(v)
+    masks = np.array([to_masks(h) for h in deal(1, seed=1)[0]], np.int64)
+    hs = Hands(masks[:, 0].copy(), masks[:, 1].copy(), new_seen(4), np.zeros(4, np.int64), np.zeros(24, np.int64))
+    lead = int(masks[0, 0] & -masks[0, 0]).bit_length() - 1
+    pimc_card(hs, Position(0, 0, 0, -1, -1, 0, 0, 48, 250), 0, 0, int(masks[0, 0]), lead, 0, 0, 4, tb,
+              *policy_row("pimc:worlds=2")[1][1:], np.zeros((3, 2), np.int64), np.uint64(1),
+              new_scratch(4, 2, 12, Setup(v, "contract").bid))
+
+
 def _sampling_player():
     from pinochle_sim.studies.records import records
     from pinochle_sim.studies.simulate import play
@@ -67,8 +91,20 @@ def _double_dummy():
     double_dummy(["AS TS", "KS QS", "JS 9S", "AH TH"], "S", 0, "thousand")
 
 
-PLAN = {0: [_default_tree, _records, _matches, _advice, _odds, _double_dummy],
-        1: [_sampling_player]}
+def _bench():
+    """The bench script's own kernels (its reference kernels), for its smoke test: run as a script,
+    as the test runs it (numba's cache of a script's kernels names the module they were compiled
+    in)."""
+    import subprocess
+    import sys
+    with tempfile.TemporaryDirectory() as tmp:
+        subprocess.run([sys.executable, str(Path(__file__).parents[1] / "scripts" / "bench.py"), "--deals", "2000",
+                        "--repeat", "1", "--out", f"{tmp}/bench.json", "--dd-deals", "1", "--dd-full-deals", "0"],
+                       capture_output=True, check=True)
+
+
+PLAN = {0: [_default_tree, _records, _matches, _advice, _double_dummy, _odds, _bench],
+        1: [_sampling_card, _sampling_player]}
 
 
 def _wait(folder: Path, names: list[str]) -> None:

@@ -2,9 +2,11 @@
 meld, the tricks, scoring), and the loops over spans of deals (run side by side on threads,
 ``_numba.in_spans``) that every study drives.
 
-:func:`play_deal` is the body shared by every loop: summaries (:func:`_play_many`), full hand
-records (:func:`_record_many`), one hand declared on many deals (:func:`_declare_hand`), and the
-worlds of the bid advisor (:func:`_worths_around`, :func:`_after_pass`). The studies call them
+:func:`play_deal` is the body shared by every loop, compiled once into :func:`play_block`, which
+plays whole deals for the summaries (:func:`_play_many`), full hand records (:func:`_record_many`),
+the double-dummy column (:func:`_play_many_dd`) and the matches; :func:`declare` (the hand from
+the contract on) serves besides one hand declared on many deals (:func:`_declare_hand`) and the
+worlds of the bid advisor (:func:`_after_pass`, and :func:`_worths_around` values them). The studies call them
 through the typed functions at the end (:func:`play_rows`, :func:`play_rows_dd`,
 :func:`record_deals`, :func:`declare_hand`, :func:`worths_around`, :func:`after_pass`), each
 given a :class:`Loop`: what every loop reads besides the deals, built in one place. Kernels read a few named
@@ -22,7 +24,7 @@ import numpy as np
 from numba.core import types
 from numba.extending import overload
 
-from .._numba import bjit, copy_rows, ijit, in_spans, njit
+from .._numba import bjit, copy_into, copy_rows, ijit, in_spans, njit
 from .auction import (MAX_CARDS, MAX_TRUMPS, N_BANDS, N_SITUATIONS, Bidding, choose_trump, compile_bidding,
                       continue_auction, hand_worth, kept, over_partner, run_auction)
 from .cards import N_KINDS, NINE
@@ -167,8 +169,7 @@ def with_record(w, calls, passes, tricks, tinfo):
 
 @ijit
 def deal_hands(seed, i, tb, hands, deck):
-    """Deal ``i`` of variant ``tb`` into ``hands`` (the kitty last); ``deck`` is scratch. The loops
-    deal before :func:`play_deal`, so a hand record keeps the cards as dealt without dealing again."""
+    """Deal ``i`` of variant ``tb`` into ``hands`` (the kitty last); ``deck`` is scratch."""
     deal_one(seed, i, deck, hands, tb.rules[R.players], tb.rules[R.hand_size])
 
 
@@ -208,7 +209,7 @@ def value_hands(tb, bd, hands, melds, worth, trumps):
                                worth[p])
 
 
-@bjit
+@ijit
 def play_deal(seed, i, forced_bidder, tb, bd, policy, w, row):
     """Play deal ``i`` of variant ``tb``, dealt into ``w.hands`` (:func:`deal_hands`), with the
     seats' bidding ``bd`` and play ``policy``, and write its summary ``row`` (see ``COLUMNS``).
@@ -216,14 +217,11 @@ def play_deal(seed, i, forced_bidder, tb, bd, policy, w, row):
     ``w.hands`` receives the hands as played; ``w.calls``, ``w.passes``, ``w.tricks`` and
     ``w.tinfo`` the hand record. ``forced_bidder >= 0`` skips the auction and makes that seat the
     declarer at a bid of 0 (for the bid tables).
+
+    Inlined into :func:`play_block`, the one kernel that plays deals for every loop: a call passing
+    the workspace and the variant's tables (some 60 arrays, flattened into arguments) costs about
+    0.1 µs, and a compiled copy of its own beside the block's doubled what the loops compile.
     """
-    _play_deal(seed, i, forced_bidder, tb, bd, policy, w, row)
-
-
-@ijit
-def _play_deal(seed, i, forced_bidder, tb, bd, policy, w, row):
-    """The body of :func:`play_deal`, which the block loop inlines: a call passing the workspace
-    and the variant's tables (some 60 arrays, flattened into arguments) costs about 0.1 µs."""
     rules = tb.rules
     row[:] = 0
     dealer = i % rules[R.players]
@@ -280,12 +278,6 @@ def declare(dealer, bidder, bid, trump, forced, tb, policy, w, state, row):
     bidding (-1: its best); with a kitty it names trump again after the discard. ``forced``: a
     declarer simulation (no auction), so nobody plays for 1000 and ``made`` is not recorded.
     """
-    _declare(dealer, bidder, bid, trump, forced, tb, policy, w, state, row)
-
-
-@ijit
-def _declare(dealer, bidder, bid, trump, forced, tb, policy, w, state, row):
-    """The body of :func:`declare`, which :func:`_play_deal` inlines."""
     rules = tb.rules
     mv = tb.meld_values
     hands, melds = w.hands, w.melds
@@ -376,17 +368,20 @@ def _note_calls(seen, calls, n_calls, bidder, sc, tb):
 
 
 @bjit
-def _play_block(seed, start, lo, hi, forced_bidder, tb, bd, policy, w, rows):
-    """Deals ``start + lo .. start + hi - 1`` into ``rows[lo:hi]`` (with ``EVERY_SEAT``, seat
-    ``s`` declaring deal ``d`` into ``rows[s * n + d]``, ``n`` rows a seat), in one thread's
-    workspace ``w``. Compiled without reference counting like the hand kernels: in a parallel
-    loop every array taken from ``w`` or ``tb`` for a call would cost two atomic updates a deal."""
+def play_block(seed, start, lo, hi, forced_bidder, tb, bd, policy, w, rows):
+    """Deals ``start + lo .. start + hi - 1`` dealt and played (:func:`play_deal`) into
+    ``rows[lo:hi]`` (with ``EVERY_SEAT``, seat ``s`` declaring deal ``d`` into ``rows[s * n + d]``,
+    ``n`` rows a seat), in one thread's workspace ``w``: every loop that plays whole deals (the
+    summaries, the records, the double-dummy column, the matches) plays them here, so that the
+    hand is compiled once for them all. Compiled without reference counting like the hand
+    kernels: in a parallel loop every array taken from ``w`` or ``tb`` for a call would cost two
+    atomic updates a deal."""
     for d in range(lo, hi):
         deal_hands(seed, start + d, tb, w.hands, w.deck)
         if forced_bidder == EVERY_SEAT:
             _declare_every_seat(seed, start + d, d, tb, bd, policy, w, rows)
         else:
-            _play_deal(seed, start + d, forced_bidder, tb, bd, policy, w, rows[d])
+            play_deal(seed, start + d, forced_bidder, tb, bd, policy, w, rows[d])
 
 
 @ijit
@@ -408,7 +403,7 @@ def _declare_every_seat(seed, i, d, tb, bd, policy, w, rows):
         row[DEALER] = i % players
         row[BID_SITUATION] = -1
         _row_worth(w, seat, -1, row)
-        # a call, not the inlined body: a second copy of it in _play_block would double its
+        # a call, not the inlined body: a second copy of it in play_block would double its
         # compile time for about 0.1 µs a declarer
         declare(i % players, seat, 0, w.trumps[seat], True, tb, policy, w, stream(seed, i, 1), row)
 
@@ -419,19 +414,19 @@ def _play_many(seed, start, lo, hi, forced_bidder, tb, bd, policy, search, max_c
     int32[n, len(COLUMNS)]; with ``EVERY_SEAT``, int32[seats * n, len(COLUMNS)], seat by seat);
     ``search``: ``tricks.search_room`` of ``policy``. One span of :func:`play_rows`."""
     w = workspace(tb, max_calls, search, bd)
-    _play_block(seed, start, lo, hi, forced_bidder, tb, bd, policy, w, rows)
+    play_block(seed, start, lo, hi, forced_bidder, tb, bd, policy, w, rows)
 
 
 @njit
 def _record_many(seed, start, lo, hi, forced_bidder, tb, bd, policy, search, dealt, calls, passes, tricks, tinfo,
                  rows):
     """As :func:`_play_many`, keeping each deal's cards (and kitty), calls, passes or discard and
-    tricks."""
+    tricks (the block deals each deal again, after its cards are kept)."""
     for d in range(lo, hi):
         w = with_record(workspace(tb, 1, search, bd), calls[d], passes[d], tricks[d], tinfo[d])
         deal_hands(seed, start + d, tb, w.hands, w.deck)
         copy_rows(dealt[d], w.hands)  # (not ``dealt[d] = w.hands``: its shape check costs seconds of compile)
-        play_deal(seed, start + d, forced_bidder, tb, bd, policy, w, rows[d])
+        play_block(seed, start, d, d + 1, forced_bidder, tb, bd, policy, w, rows)
 
 
 @njit
@@ -460,8 +455,7 @@ def _play_many_dd(seed, start, lo, hi, forced_bidder, tb, bd, policy, search, ma
     """As :func:`_play_many`, and ``dd[d]``: :func:`dd_points` of each deal."""
     for d in range(lo, hi):
         w = workspace(tb, max_calls, search, bd)
-        deal_hands(seed, start + d, tb, w.hands, w.deck)
-        play_deal(seed, start + d, forced_bidder, tb, bd, policy, w, rows[d])
+        play_block(seed, start, d, d + 1, forced_bidder, tb, bd, policy, w, rows)
         dd[d] = dd_points(tb, w, rows[d], dd_from)
 
 
@@ -479,7 +473,7 @@ def _declare_hand(seed, deals, lo, hi, seat, fixed, dealer, trumps, tb, bd, poli
         _deal_around(seed, i, seat, fixed, tb, dealt, w.deck)
         dl = i % players if dealer < 0 else dealer
         for k in range(trumps.shape[0]):
-            w.hands[:] = dealt
+            copy_rows(w.hands, dealt)  # (not ``w.hands[:] = dealt``: its shape check costs seconds of compile)
             meld_hands(tb, w.hands, w.melds)
             row = rows[d, k]
             row[:] = 0
@@ -523,7 +517,7 @@ def _after_pass(seed, deals, lo, hi, fixed, dealer, passed0, high, high_seat, tb
         i = deals[d]
         _deal_around(seed, i, 0, fixed, tb, w.hands, w.deck)
         value_hands(tb, bd, w.hands, w.melds, w.worth, w.trumps)
-        passed[:] = passed0
+        copy_into(passed, passed0)
         passed[0] = True
         bidder, bid, _, _ = continue_auction(1, passed, high, high_seat, -1, 0, w.worth,
                                              bd.margin, tb, w.calls)
@@ -643,6 +637,8 @@ class Records(NamedTuple):
 def record_deals(loop: Loop, seed: int, start: int, n: int) -> Records:
     """Deals ``start .. start+n-1`` played, with every card and call kept (:class:`Records`)."""
     start, n = _deals(start, n)
+    if loop.forced_bidder == EVERY_SEAT:
+        raise ValueError("hand records are kept one declaring seat at a time")
     out = Records(np.zeros((n, loop.seats + 1, N_KINDS), np.int8), np.zeros((n, loop.max_calls, 2), np.int32),
                   np.zeros((n, 2, 12), np.int8), np.zeros((n, MAX_TRICKS, 4), np.int8),
                   np.zeros((n, MAX_TRICKS, 3), np.int32), np.zeros((n, len(COLUMNS)), np.int32))

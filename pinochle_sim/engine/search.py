@@ -575,5 +575,7 @@ def trick_start_value(h1, h2, leader, max_team, trump, tb):
     if cards == 0:
         return 0
     last = tb.rules[R.last_trick]
-    return mtd(h1, h2, Position(leader, 0, 0, -1, -1, 0, 0, cards, left), 0, left + last, (left + last) // 2,
-               point_unit(points, last), trump, max_team, tb, new_space(cards))
+    # (as 64-bit integers, whatever the caller read them from: the sampling player's search then
+    # serves here too, not a second compile of it for a narrower type)
+    return mtd(h1, h2, Position(np.int64(leader), 0, 0, -1, -1, 0, 0, cards, left), 0, left + last,
+               (left + last) // 2, point_unit(points, last), np.int64(trump), max_team, tb, new_space(cards))

@@ -25,10 +25,10 @@ import numpy as np
 import pandas as pd
 
 from .. import __version__
-from .._numba import in_spans, njit
+from .._numba import ijit, in_spans, njit
 from ..runs import HERE, Chunk, Run, Where, chunks_of
 from ..engine.auction import MAX_CARDS, MAX_TRUMPS, N_BANDS, SITUATIONS
-from ..engine.hand import BID, BIDDER, COLUMNS, MADE, SCORE0, THROWN, deal_hands, play_deal, side_of, workspace
+from ..engine.hand import BID, BIDDER, COLUMNS, MADE, SCORE0, THROWN, play_block, side_of, workspace
 from .simulate import Setup
 from .stats import wilson
 from .strategies import Strategy, strategy
@@ -88,16 +88,17 @@ def game_over(score, bidder_side, target, higher_wins, set_out):
     return -1
 
 
-@njit
-def play_match(seed, m, tb, bd, policy, target, higher_wins, set_out, w, row, out):
-    """Play match ``m`` to its end; ``out`` receives ``MATCH_COLUMNS``."""
+@ijit
+def play_match(seed, m, tb, bd, policy, target, higher_wins, set_out, w, rows, out):
+    """Play match ``m`` to its end, each hand's summary in ``rows[0]`` (int32[1, len(COLUMNS)]);
+    ``out`` receives ``MATCH_COLUMNS``."""
     sides = tb.rules[R.teams]
     score = np.zeros(sides, np.int64)
     out[:] = 0
     out[0] = -1
+    row = rows[0]
     for h in range(MAX_HANDS):
-        deal_hands(seed, m * MAX_HANDS + h, tb, w.hands, w.deck)
-        play_deal(seed, m * MAX_HANDS + h, -1, tb, bd, policy, w, row)
+        play_block(seed, m * MAX_HANDS + h, 0, 1, -1, tb, bd, policy, w, rows)
         out[1] = h + 1
         if row[THROWN]:
             continue
@@ -119,8 +120,8 @@ def play_match(seed, m, tb, bd, policy, target, higher_wins, set_out, w, row, ou
 def _play_matches(seed, start, lo, hi, tb, bd, policy, search, max_calls, target, higher_wins, set_out, out):
     for m in range(lo, hi):
         w = workspace(tb, max_calls, search, bd)
-        row = np.empty(_N_COLUMNS, np.int32)
-        play_match(seed, start + m, tb, bd, policy, target, higher_wins, set_out, w, row, out[m])
+        rows = np.empty((1, _N_COLUMNS), np.int32)
+        play_match(seed, start + m, tb, bd, policy, target, higher_wins, set_out, w, rows, out[m])
 
 
 def end_rules(v: Variant) -> tuple[int, bool, int]:

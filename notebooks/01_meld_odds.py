@@ -70,10 +70,19 @@ corrected.round({"one hand": 7, "one hand, 1 in": 0, "someone at the table": 6, 
 
 # %% [markdown]
 # Every around is equally likely (each rank has two copies in every suit), so the seed's
-# spread between 1 : 300 for eight kings and 1 : 1000 for eight jacks cannot hold; the true
-# figure for any double around is about 1 in 760,000 hands (1 in 190,000 deals). Seed 004's
-# "1 : 4" for 100 aces is close to the chance that *someone at the table* holds them
-# (about 1 in 9), not one player.
+# spread between 1 : 300 for eight kings and 1 : 1000 for eight jacks cannot hold. Seed 004's
+# "1 : 4" for 100 aces is close to the chance that *someone at the table* holds them, not one
+# player. The exact figures:
+
+# %%
+doubles = {exact["events"][f"double_{r}"] for r in ("aces", "kings", "queens", "jacks")}
+assert len({round(p, 15) for p in doubles}) == 1  # every double around alike
+print(f"any double around: 1 in {1 / exact['events']['double_kings']:,.0f} hands, "
+      f"1 in {1 / exact['events_at_table']['double_kings']:,.0f} deals (someone at the table)")
+print(f"aces around: 1 in {1 / exact['events']['aces_around']:.1f} hands, "
+      f"1 in {1 / exact['events_at_table']['aces_around']:.1f} deals (someone at the table)")
+
+# %% [markdown]
 #
 # ## The meld distribution
 

@@ -403,7 +403,7 @@ def double_dummy_speed(variant: str, deals: int, played: int = 4) -> dict:
     from pinochle_sim.studies.dd import double_dummy
     from pinochle_sim.studies.records import hands_at, records
     v = ps.variant(variant)
-    times = []
+    times, nodes = [], []
     for rec in records(v, deals=deals, seed=1, bidding="formula"):
         if rec["bidder"] is None:
             continue
@@ -414,10 +414,11 @@ def double_dummy_speed(variant: str, deals: int, played: int = 4) -> dict:
         hands = hands_at(rec, played)
         args = ([" ".join(h) for h in hands], rec["trump"], rec["tricks"][played]["leader"], v)
         t0 = time.perf_counter()
-        double_dummy(*args, exact=False)
+        nodes.append(double_dummy(*args, exact=False).nodes)
         times.append(1000 * (time.perf_counter() - t0))
     return {"median_ms": round(float(np.median(times)), 2), "p95_ms": round(float(np.percentile(times, 95)), 2),
-            "max_ms": round(max(times), 1), "positions": len(times), "tricks_played_first": played}
+            "max_ms": round(max(times), 1), "median_nodes": int(np.median(nodes)),
+            "p95_nodes": int(np.percentile(nodes, 95)), "positions": len(times), "tricks_played_first": played}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -466,7 +467,8 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{k:28s} {v / 1e6:8.2f} M/s")
         for key, what in (("double_dummy_8_tricks_left", "8 tricks left"), ("double_dummy_full_deal", "full deal")):
             for variant, f in report.get(key, {}).items():
-                print(f"double dummy, {variant}, {what}: median {f['median_ms']} ms, p95 {f['p95_ms']} ms")
+                print(f"double dummy, {variant}, {what}: median {f['median_ms']} ms, p95 {f['p95_ms']} ms, "
+                      f"median {f['median_nodes']:,} positions searched")
         print(f"wrote {args.out}")
     return 0
 

@@ -70,7 +70,7 @@ class Space(NamedTuple):
     """The search's memory: the transposition table (keys, lower and upper bounds, the lead that
     settled each position as a relative place (:func:`rel_place`) or -1, its cards left), the
     stack (frames, move lists, the key of each trick start), one level per card still to play,
-    and the root's move order."""
+    the root's move order, and the count of positions entered (``nodes[0]``, for measuring)."""
     tt_key: np.ndarray
     tt_lo: np.ndarray
     tt_hi: np.ndarray
@@ -80,6 +80,7 @@ class Space(NamedTuple):
     moves: np.ndarray
     keys: np.ndarray
     order: np.ndarray
+    nodes: np.ndarray
 
 
 @ijit
@@ -94,7 +95,7 @@ def new_space(cards_left):
     return Space(np.zeros(n, np.uint64), np.empty(n, np.int32), np.empty(n, np.int32), np.empty(n, np.int8),
                  np.zeros(n, np.int8), np.full((cards_left + 1, N_FIELDS), -1, np.int64),
                  np.zeros((cards_left + 1, 24), np.int64), np.zeros(cards_left + 1, np.uint64),
-                 np.empty(24, np.int64))
+                 np.empty(24, np.int64), np.zeros(1, np.int64))
 
 
 @ijit
@@ -105,12 +106,13 @@ def fresh_space(sp, cards_left):
     n = _table_size(cards_left)
     m = cards_left + 1
     out = Space(sp.tt_key[:n], sp.tt_lo[:n], sp.tt_hi[:n], sp.tt_move[:n], sp.tt_depth[:n], sp.frames[:m],
-                sp.moves[:m], sp.keys[:m], sp.order)
+                sp.moves[:m], sp.keys[:m], sp.order, sp.nodes)
     out.tt_key[:] = 0
     out.tt_depth[:] = 0
     out.frames[:] = -1
     out.moves[:] = 0
     out.keys[:] = 0
+    out.nodes[0] = 0
     return out
 
 
@@ -311,7 +313,7 @@ def search(h1, h2, pos, alpha, beta, trump, max_team, tb, sp):
     fail-soft: a value at or below ``alpha`` is an upper bound, at or above ``beta`` a lower
     bound. ``sp``: the :class:`Space` (its table carries over between calls on one hand)."""
     rules, points, team = tb.rules, tb.card_points, tb.team
-    tt_key, tt_lo, tt_hi, tt_move, tt_depth, fr, mv, ks, _ = sp
+    tt_key, tt_lo, tt_hi, tt_move, tt_depth, fr, mv, ks, _, nodes = sp
     seat, j, lead, win, win_seat, table, pot, cards, left = pos
     players = h1.shape[0]
     last = rules[R.last_trick]
@@ -331,6 +333,7 @@ def search(h1, h2, pos, alpha, beta, trump, max_team, tb, sp):
     while True:
         f = fr[d]
         if entering:
+            nodes[0] += 1
             seat, j, cards = f[F_SEAT], f[F_J], f[F_CARDS]
             alpha, beta = f[F_ALPHA], f[F_BETA]
             done = False

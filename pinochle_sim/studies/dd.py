@@ -29,12 +29,14 @@ from ..engine.tricks import DEFAULT_POLICY
 class DoubleDummy:
     """The value of a position for the side of the seat to play: ``points`` (trick points with the
     last-trick bonus, the cards already on the table included), ``best`` (the cards that get
-    them) and ``values`` (every legal card's value, exact unless asked otherwise)."""
+    them), ``values`` (every legal card's value, exact unless asked otherwise) and ``nodes`` (the
+    positions the search entered: what its speed is measured by)."""
 
     seat: int
     points: int
     best: list[str]
     values: dict[str, int]
+    nodes: int = 0
 
 
 def double_dummy(hands, trump: str | int, leader: int, v: Variant | str = "thousand",
@@ -72,10 +74,11 @@ def double_dummy(hands, trump: str | int, leader: int, v: Variant | str = "thous
     out = np.empty(24, np.int64)
     cards = sum(sizes)
     left = sum(int(tb.card_points[k % 6]) * int(c[k]) for c in counts for k in range(24))
+    sp = new_space(cards)
     best = solve_moves(h1, h2, Position(seat, len(played), lead, win, win_seat, table, pts, cards, left),
-                       exact, t, tb, out, new_space(cards))
+                       exact, t, tb, out, sp)
     values = {card_name(k): int(out[k]) for k in range(24) if out[k] >= 0}
-    return DoubleDummy(seat, int(best), [c for c, x in values.items() if x == best], values)
+    return DoubleDummy(seat, int(best), [c for c, x in values.items() if x == best], values, int(sp.nodes[0]))
 
 
 def trick_value(hands, trump: str | int, leader: int, v: Variant | str, seat: int) -> int:

@@ -8,8 +8,8 @@ tests (which then say what is wrong). Worker 0 compiles the default play's tree 
 built on it (records, matches, advice, the double-dummy loops), the meld odds and the bench
 script's kernels; worker 1 the sampling player's tree (its card first, see
 :func:`_sampling_card`), the longest job. Then each waits for the other, so that every test runs
-with every kernel on disk. Once done for a version of
-the source in a checkout, it is not run again there.
+with every kernel on disk. Once done for a version of the source in a checkout, it is not run
+again there.
 """
 from __future__ import annotations
 

@@ -6,8 +6,8 @@ meld, the tricks, scoring), and the loops over spans of deals (run side by side 
 plays whole deals for the summaries (:func:`_play_many`), full hand records (:func:`_record_many`),
 the double-dummy column (:func:`_play_many_dd`) and the matches; :func:`declare` (the hand from
 the contract on) serves besides one hand declared on many deals (:func:`_declare_hand`) and the
-worlds of the bid advisor (:func:`_after_pass`, and :func:`_worths_around` values them). The studies call them
-through the typed functions at the end (:func:`play_rows`, :func:`play_rows_dd`,
+worlds of the bid advisor (:func:`_after_pass`, and :func:`_worths_around` values them). The
+studies call them through the typed functions at the end (:func:`play_rows`, :func:`play_rows_dd`,
 :func:`record_deals`, :func:`declare_hand`, :func:`worths_around`, :func:`after_pass`), each
 given a :class:`Loop`: what every loop reads besides the deals, built in one place. Kernels read a few named
 structures: the variant's ``Tables`` (rules, seats, sides, meld), the seats' ``Bidding``, the play

@@ -25,8 +25,10 @@ otherwise cost two atomic counter updates, and made the search two to three time
   in one hand are one move when no card still in another hand or on the table ranks from the one
   to the other (their own ranks included: of two identical cards the first played wins) and they
   are worth the same points (classic's A, 10 and K; never in ``thousand``);
-* moves ordered: a lead with the most points first; a follower takes an opponent's trick as
-  cheaply as it can, gives points to its own side's, and otherwise throws the least;
+* moves ordered: a lead with the most points first, after the killer lead (the last lead that
+  cut the search off at the same depth, where the table names none); a follower takes an
+  opponent's trick as cheaply as it can, gives points to its own side's, and otherwise throws
+  the least;
 * cut-offs before any move: the points still to take bound the value from above, the trumps
   nobody across the table can beat bound each side's points from below (:func:`sure_trump_points`),
   and the last trick (one card in each hand) is counted, not searched.
@@ -70,7 +72,8 @@ class Space(NamedTuple):
     """The search's memory: the transposition table (keys, lower and upper bounds, the lead that
     settled each position as a relative place (:func:`rel_place`) or -1, its cards left), the
     stack (frames, move lists, the key of each trick start), one level per card still to play,
-    the root's move order, and the count of positions entered (``nodes[0]``, for measuring)."""
+    the root's move order, the count of positions entered (``nodes[0]``, for measuring) and the
+    killer lead of each level (the last lead that cut the search off there)."""
     tt_key: np.ndarray
     tt_lo: np.ndarray
     tt_hi: np.ndarray
@@ -81,6 +84,7 @@ class Space(NamedTuple):
     keys: np.ndarray
     order: np.ndarray
     nodes: np.ndarray
+    killer: np.ndarray
 
 
 @ijit
@@ -95,7 +99,7 @@ def new_space(cards_left):
     return Space(np.zeros(n, np.uint64), np.empty(n, np.int32), np.empty(n, np.int32), np.empty(n, np.int8),
                  np.zeros(n, np.int8), np.full((cards_left + 1, N_FIELDS), -1, np.int64),
                  np.zeros((cards_left + 1, 24), np.int64), np.zeros(cards_left + 1, np.uint64),
-                 np.empty(24, np.int64), np.zeros(1, np.int64))
+                 np.empty(24, np.int64), np.zeros(1, np.int64), np.full(cards_left + 1, -1, np.int64))
 
 
 @ijit
@@ -106,13 +110,14 @@ def fresh_space(sp, cards_left):
     n = _table_size(cards_left)
     m = cards_left + 1
     out = Space(sp.tt_key[:n], sp.tt_lo[:n], sp.tt_hi[:n], sp.tt_move[:n], sp.tt_depth[:n], sp.frames[:m],
-                sp.moves[:m], sp.keys[:m], sp.order, sp.nodes)
+                sp.moves[:m], sp.keys[:m], sp.order, sp.nodes, sp.killer[:m])
     out.tt_key[:] = 0
     out.tt_depth[:] = 0
     out.frames[:] = -1
     out.moves[:] = 0
     out.keys[:] = 0
     out.nodes[0] = 0
+    out.killer[:] = -1
     return out
 
 
@@ -313,7 +318,7 @@ def search(h1, h2, pos, alpha, beta, trump, max_team, tb, sp):
     fail-soft: a value at or below ``alpha`` is an upper bound, at or above ``beta`` a lower
     bound. ``sp``: the :class:`Space` (its table carries over between calls on one hand)."""
     rules, points, team = tb.rules, tb.card_points, tb.team
-    tt_key, tt_lo, tt_hi, tt_move, tt_depth, fr, mv, ks, _, nodes = sp
+    tt_key, tt_lo, tt_hi, tt_move, tt_depth, fr, mv, ks, _, nodes, killer = sp
     seat, j, lead, win, win_seat, table, pot, cards, left = pos
     players = h1.shape[0]
     last = rules[R.last_trick]
@@ -396,6 +401,8 @@ def search(h1, h2, pos, alpha, beta, trump, max_team, tb, sp):
             f[F_ALPHA], f[F_BETA], f[F_A0], f[F_B0] = alpha, beta, alpha, beta
             legal = legal_mask(h1[seat], j, f[F_LEAD], f[F_WIN], trump, rules[R.must_head],
                                rules[R.must_trump], rules[R.must_overtrump])
+            if first < 0 and j == 0:  # no lead from the table: the last lead that cut off at this depth
+                first = killer[d]
             f[F_N] = _ordered(_moves(h1, legal, seat, players, f[F_TABLE], points), j, f[F_WIN], f[F_WS],
                               seat, trump, points, team, first, mv[d])
             f[F_IDX] = 0
@@ -418,6 +425,7 @@ def search(h1, h2, pos, alpha, beta, trump, max_team, tb, sp):
             f[F_IDX] += 1
             if f[F_ALPHA] >= f[F_BETA]:
                 f[F_IDX] = f[F_N]
+                killer[d] = card  # (read only by leads: followers keep the order of _ordered)
         if f[F_IDX] < f[F_N]:  # play the next move
             seat, j = f[F_SEAT], f[F_J]
             card = mv[d, f[F_IDX]]

@@ -121,8 +121,8 @@ dd_table.style.format({"exact": "{:.3g}", "simulated": "{:.3g}", "s.e.": "{:.2g}
 
 # %% [markdown]
 # A triple around needs three copies of a rank in every suit, a rarity of millions of hands,
-# while a double pinochle is common (the last column). The meld a hand brings, against the 50
-# trick points of a hand:
+# while a double pinochle is common (the last column). The meld a hand brings, against the trick
+# points of a hand (the dashed line):
 
 # %%
 dd_fixed, dd_best = meld_distribution(DD, 0), meld_distribution(DD, None)
@@ -130,6 +130,8 @@ fig, ax = plt.subplots(figsize=(8, 4))
 for d, label in ((dd_fixed, "trump named before seeing the hand"), (dd_best, "the hand's best trump")):
     keep = d.values <= 120
     ax.step(d.values[keep], d.probabilities[keep], where="mid", label=f"{label} (mean {float(d.mean):.1f})")
+trick_points = ps.variant(DD).trick_total
+ax.axvline(trick_points, color="grey", linestyle="--", label=f"trick points a hand ({trick_points})")
 ax.set_xlabel("meld (double-deck points)")
 ax.set_ylabel("chance")
 ax.set_title("Exact distribution of one 20-card hand's meld (double-deck)")

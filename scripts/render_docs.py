@@ -244,14 +244,15 @@ def table_odds_double_deck() -> str:
         for e in sorted((e for e in events(v.deck) if e.meld == meld), key=lambda e: e.copies):
             first = f"{e.label} ({' / '.join(map(str, getattr(v, meld)))})" if e.copies == 1 else ""
             p, at, q = d["events"][e.name], d["events_at_table"][e.name], sim["events"][e.name]
+            seen = f"{q['p']:.4g} ({_format(q['se'], 'ci95.2g')})" if q["p"] else "not seen (too rare to say)"
             rows.append(f"| {first} | {TIMES.get(e.copies, 'single')} | {p:.4g} ({_format(p, '1in')}) | "
-                        f"{at:.4g} ({_format(at, '1in')}) | {q['p']:.4g} ({_format(q['se'], 'ci95.2g')}) |")
+                        f"{at:.4g} ({_format(at, '1in')}) | {seen} |")
     for key, label in (("fixed_trump", "mean meld, trump named first"), ("best_trump", "mean meld, best trump")):
         x, m = d[f"mean_meld_{key}"], sim[f"mean_meld_{key}"]
         rows.append(f"| {label} | | {x:.3f} | | {m['mean']:.3f} ({_format(m['se'], 'ci95.3f')}) |")
     q = d["meld_best_trump"]["quantiles"]
-    rows.append("| best-trump meld, quantiles | | " + ", ".join(f"{float(k):.0%}: {x}" for k, x in q.items())
-                + " | | |")
+    rows.append(f"| best-trump meld, quantiles (against {v.trick_total} trick points a hand) | | "
+                + ", ".join(f"{float(k):.0%}: {x}" for k, x in q.items()) + " | | |")
     return "\n".join(rows)
 
 

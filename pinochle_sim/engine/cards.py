@@ -21,11 +21,30 @@ N_KINDS = 24
 COPIES = 2
 DECK_SIZE = N_KINDS * COPIES
 MAX_COPIES = 4
-#: The deck of 48 cards as a count vector: two copies of every kind.
-FULL_DECK = (COPIES,) * N_KINDS
+#: The 48-card deck as ``Variant.deck`` writes a deck: the copies of A T K Q J 9 in each suit.
+DECK48 = (COPIES,) * 6
 _NTH = ("", "second", "third", "fourth", "fifth")
 _HOW_MANY = ("no", "one", "two", "three", "four")
 A, T, K, Q, J, NINE = range(6)
+
+
+def deck_copies(ranks: tuple[int, ...]) -> int:
+    """The most copies of a card in the deck ``ranks`` (copies of A T K Q J 9 in each suit)."""
+    return max(ranks)
+
+
+def deck_cards(ranks: tuple[int, ...]) -> int:
+    """The cards in the deck ``ranks``: 48, or 80 in double-deck."""
+    return 4 * sum(ranks)
+
+
+def kind_counts(ranks: tuple[int, ...]) -> tuple[int, ...]:
+    """The deck ``ranks`` as a count vector over the 24 kinds (:func:`hand_counts`' ``deck``)."""
+    return tuple(ranks[k % 6] for k in range(N_KINDS))
+
+
+#: The 48 cards as a count vector: two copies of every kind.
+FULL_DECK = kind_counts(DECK48)
 
 
 class CardError(ValueError):

@@ -18,7 +18,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..specs import split_spec
-from .cards import COPIES, MAX_COPIES, N_KINDS
+from .cards import DECK48, MAX_COPIES, deck_cards, deck_copies, kind_counts
 from .melds import COMBOS, RUN_MARRIAGE, cross_tables, instance_table, suit_configs, suit_tables
 
 #: A meld's values for one, two (three, four) copies.
@@ -55,7 +55,7 @@ class Variant:
     # Table shape: four seats in two partnerships, or three seats each on its own.
     players: int = _opt("players at the table: 4 (partners across) or 3 (no partners)", 4)
     hand_size: int = _opt("cards dealt to each player (and tricks in a hand)", 12)
-    deck: tuple[int, ...] = _opt("copies of A/T/K/Q/J/9 in each suit (2/2/2/2/2/2: 48 cards)", (COPIES,) * 6)
+    deck: tuple[int, ...] = _opt("copies of A/T/K/Q/J/9 in each suit (2/2/2/2/2/2: 48 cards)", DECK48)
     kitty: int = _opt("cards dealt face down to the kitty, taken by the bid winner, who then "
                       "discards as many", 0)
     discard_counts: bool = _opt("the bid winner's discarded cards count their trick points for it", False)
@@ -136,23 +136,23 @@ class Variant:
     @property
     def copies(self) -> int:
         """The most copies of any card in the deck (2, or 4 in double-deck)."""
-        return max(self.deck)
+        return deck_copies(self.deck)
 
     @property
     def deck_size(self) -> int:
         """Cards in the deck: 48, or 80 in double-deck."""
-        return 4 * sum(self.deck)
+        return deck_cards(self.deck)
 
     @property
     def deck_counts(self) -> tuple[int, ...]:
         """The deck as a count vector over the 24 kinds (``cards.hand_counts``' ``deck``)."""
-        return tuple(self.deck[k % 6] for k in range(N_KINDS))
+        return kind_counts(self.deck)
 
     @property
     def playable(self) -> bool:
         """Whether the toolkit plays hands of this deck: the play, passing, sampling and solving
         kernels hold at most two copies of a card (double-deck is meld and odds only, so far)."""
-        return self.deck == (COPIES,) * 6
+        return self.deck == DECK48
 
     def require_play(self, what: str = "playing hands") -> None:
         """Refuse, in one line, a command that deals and plays a variant the kernels cannot play."""

@@ -23,7 +23,7 @@ from fractions import Fraction
 import numpy as np
 
 from .._numba import in_spans, njit
-from ..engine.cards import COPIES, MAX_COPIES, A, J, K, N_KINDS, NINE, Q, T
+from ..engine.cards import DECK48, MAX_COPIES, A, J, K, N_KINDS, NINE, Q, T, deck_cards, deck_copies, kind_counts
 from ..engine.deal import BLOCK, deal_any, deck_kinds
 from ..progress import bar
 from ..engine.meld import hand_meld_all_trumps
@@ -34,8 +34,6 @@ HAND = 12
 TOTAL_HANDS = math.comb(48, HAND)  # 12-card hands; any size: math.comb(deck size, n)
 MAX_CARDS = 20  # the largest hand counted: double-deck's twenty (three-hand's fifteen and a kitty: 18)
 FACTORIAL = np.array([math.factorial(k) for k in range(MAX_COPIES + 1)], np.int64)
-#: The 48-card deck: copies of A T K Q J 9 in each suit.
-DECK48 = (COPIES,) * 6
 
 
 @dataclass(frozen=True)
@@ -48,12 +46,11 @@ class SuitLies:
 
     @property
     def copies(self) -> int:
-        return max(self.ranks)
+        return deck_copies(self.ranks)
 
     @property
     def size(self) -> int:
-        """Cards in the deck."""
-        return 4 * sum(self.ranks)
+        return deck_cards(self.ranks)
 
     @functools.cached_property
     def configs(self) -> np.ndarray:
@@ -123,7 +120,7 @@ def events(ranks: tuple[int, ...] = DECK48) -> tuple[Event, ...]:
     runs, arounds and pinochles at every multiplicity the deck allows (each tagged with its meld
     option and copies), a nine of trump where the deck has nines. A bound "at least n" is written
     ``(n, MAX_COPIES)``."""
-    copies, top = max(ranks), MAX_COPIES
+    copies, top = deck_copies(ranks), MAX_COPIES
     at_least = {n: (n, top) for n in range(1, copies + 1)}
     times = range(2, copies + 1)
 
@@ -279,7 +276,7 @@ def table_probability(e: Event, players: int = 4, hand: int = HAND, ranks: tuple
         raise ValueError(f"{e.name}: only events bounded kind by kind have a table figure")
     lo = np.array(e.lo, np.int64).reshape(N_KINDS)
     hi = np.array(e.hi, np.int64).reshape(N_KINDS)
-    deck = np.array(ranks * 4, np.int64)
+    deck = np.array(kind_counts(ranks), np.int64)
     cards = int(deck.sum())
     log_deals = math.lgamma(cards + 1) - players * math.lgamma(hand + 1)
     total = 0.0

@@ -5,7 +5,9 @@ BIN := $(VENV)/bin
 BASE := $(VENV)/.base
 STAMP := $(VENV)/.installed
 
-VARIANTS := thousand modern-15 modern classic classic-pass4 three-hand
+VARIANTS := thousand modern-15 modern classic classic-pass4 three-hand double-deck
+# the 48-card games: the sampling player (pimc) and the double-dummy solver read no deck of four copies yet
+PIMC_VARIANTS := thousand modern-15 modern classic classic-pass4 three-hand
 FOUR_HAND := thousand modern-15 modern classic classic-pass4
 CHART_DEALS ?= 500000
 RESULTS_DEALS ?= 1000000
@@ -63,7 +65,7 @@ results: $(BASE)
 	  $(BIN)/pinochle-sim bid-chart --variant $$v --deals $(RESULTS_DEALS) --seed 1 --auction-model \
 	    --out results/$$v || exit 1; \
 	done
-	for v in $(VARIANTS); do \
+	for v in $(PIMC_VARIANTS); do \
 	  $(BIN)/pinochle-sim bid-chart --variant $$v --policy pimc --deals $(PIMC_DEALS) --seed 1 -q --out results/$$v > /dev/null || exit 1; \
 	done
 	$(BIN)/pinochle-sim odds --variant classic --deals 2000000 --seed 1 -q --out results/odds_classic.json > /dev/null
@@ -91,6 +93,12 @@ results: $(BASE)
 	  --plot results/compare_three-hand_options.png > results/compare_three-hand_options.txt
 	$(BIN)/pinochle-sim tournament --variant three-hand --strategies value auction:conf=0.5 auction aggressive formula tricks \
 	  --matches 5000 --seed 1 -q --csv results/tournament_three-hand.csv > results/tournament_three-hand.txt
+	$(BIN)/pinochle-sim compare double-deck double-deck:pass_cards=0 double-deck:pass_cards=3 double-deck:must_head=false \
+	  double-deck:aces_around=10/100/150/1000 double-deck:pinochle=4/30/90/300 --deals 200000 --seed 1 -q \
+	  --csv results/compare_double-deck_options.csv --plot results/compare_double-deck_options.png \
+	  > results/compare_double-deck_options.txt
+	$(BIN)/pinochle-sim tournament --variant double-deck --strategies value auction table cautious aggressive formula \
+	  meld+20 tricks --matches 2000 --seed 1 -q --csv results/tournament_double-deck.csv > results/tournament_double-deck.txt
 	for v in $(VARIANTS); do \
 	  $(BIN)/pinochle-sim calibrate --variant $$v --deals 200000 --seed 11 \
 	    --csv results/calibration_$$v.csv --plot results/calibration_$$v.png > results/calibration_$$v.txt || exit 1; \

@@ -33,7 +33,8 @@ from pinochle_sim.studies.declarer import declarer_stats
 from pinochle_sim.studies.tables import bid_table, partner_adds, rule_of_thumb, rule_text
 
 DEALS = int(os.environ.get("PINOCHLE_DEALS", "300000"))
-VARIANTS = [name for name, v in ps.PRESETS.items() if v.players == 4 and v.playable]  # three-hand: notebook 06
+# the 48-card partnership games (three-hand: notebook 06; double-deck: its own section at the end)
+VARIANTS = [name for name, v in ps.PRESETS.items() if v.players == 4 and v.deck_size == 48]
 stats = {v: declarer_stats(v, deals=DEALS, seed=1) for v in VARIANTS}
 print(provenance_line(stats["thousand"].provenance()))
 
@@ -119,3 +120,18 @@ pd.DataFrame(rows).set_index("variant").round(1)
 # The scale differs (250 trick points, 25 in the modern variants), and so do the meld tables:
 # a run and its marriage are 190 in `thousand` but 150 in `classic`; passing lets a
 # `classic-pass4` declarer fill its run, so the same cards are worth more there.
+
+# %% [markdown]
+# ## Double-deck: twenty cards from eighty
+# Seed 003's double-deck (four copies of A, 10, K, Q, J and no 9s; twenty cards a seat, twenty
+# tricks, 50 trick points, four cards passed each way), made to declare as above. Its meld comes in
+# triples and quadruples and a hand holds four aces and four tens on average (the columns count up
+# to eight of each, sixteen together); its meld bands are 4 points wide:
+
+# %%
+dd = declarer_stats("double-deck", deals=DEALS, seed=1)
+print(rule_text(dd))
+rule_of_thumb(dd)[["estimate", "ci_low", "ci_high"]].round(2)
+
+# %%
+plots.bid_heatmap(dd)

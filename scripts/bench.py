@@ -346,6 +346,8 @@ def measure(deals: int, repeat: int) -> dict:
         "full_hand_classic_pass4_per_s": (_full_hands("classic-pass4", "heuristic"), deals // 10),
         "full_hand_random_per_s": (_full_hands("thousand", "random"), deals // 10),
         "full_hand_contract_per_s": (_full_hands("thousand", "contract"), deals // 10),
+        "full_hand_double_deck_per_s": (_full_hands("double-deck", "heuristic"), deals // 40),
+        "full_hand_double_deck_contract_per_s": (_full_hands("double-deck", "contract"), deals // 40),
         "ref_deal_per_s": (lambda n: _streamed(seed, n, tb, REF_DEAL), deals),
         "ref_deal_meld_per_s": (lambda n: _streamed(seed, n, tb, REF_DEAL_MELD), deals),
         "ref_full_hand_per_s": (lambda n: _ref_full(seed, n), deals // 10),
@@ -375,7 +377,9 @@ def measure(deals: int, repeat: int) -> dict:
         "notes": {"deal_meld": "deal, then meld of all four hands in all four trumps (classic)",
                   "full_hand": "thousand: deal, auction, trump, passing, meld, twelve tricks and scoring, "
                                "heuristic play by every seat unless named otherwise",
-                  "full_hand_deals": "a tenth of --deals",
+                  "full_hand_deals": "a tenth of --deals (double-deck: a fortieth)",
+                  "full_hand_double_deck": "double-deck (seed 003's 80 cards): deal, auction, trump, passing of "
+                                           "four cards each way, meld, twenty tricks and scoring",
                   "ref": "the reference kernels of this script, as plain and as fast as we could write them, "
                          "same rounds: dealing is one SplitMix64 word per four cards (16-bit draws, no "
                          "rejection) and the hands' count vectors written a word at a time; deal + meld reads "

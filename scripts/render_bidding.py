@@ -19,7 +19,7 @@ DOC = ROOT / "docs" / "bidding.md"
 RESULTS = ROOT / "results"
 WEIGHTS = ROOT / "pinochle_sim" / "studies" / "value_bidding.json"
 FOUR = ("thousand", "classic", "classic-pass4")
-ORDER = ("thousand", "modern-15", "modern", "classic", "classic-pass4", "three-hand")
+ORDER = ("thousand", "modern-15", "modern", "classic", "classic-pass4", "three-hand", "double-deck")
 
 
 def _pm(x: float, se: float, digits: int = 1) -> str:

@@ -32,7 +32,7 @@ DOCS = ("README.md", "docs/card-play.md", "docs/three-hand.md", "docs/meld-odds.
         "docs/auction-model.md")
 MARKER = re.compile(r"<!-- (fig|table) ([^>]*?) -->(.*?)<!-- /\1 -->", re.S)
 VARIANTS = ("thousand", "modern-15", "modern", "classic", "classic-pass4", "three-hand")
-SMALL = ("modern-15", "modern", "three-hand")  # the 25-point games: one more decimal
+SMALL = ("modern-15", "modern", "three-hand", "double-deck")  # the 25- and 50-point games: one more decimal
 
 
 @cache
@@ -100,9 +100,9 @@ def fig_rule(variant: str, policy: str = "contract", intervals: str = "no") -> s
 def table_rules() -> str:
     rows = ["| variant | play | expected side total when your seat is made to declare (not when it wins an "
             "auction: see `auction_winners.csv`) |", "|---|---|---|"]
-    for v in VARIANTS:
+    for v in (*VARIANTS, "double-deck"):  # double-deck: no pimc yet
         meld = "your meld (15 cards, before the kitty)" if v == "three-hand" else "your meld"
-        for policy in ("contract", "pimc"):
+        for policy in ("contract",) if v == "double-deck" else ("contract", "pimc"):
             rows.append(f"| `{v}` | `{policy}` | {meld} + {fig_rule(v, policy, 'yes')} |")
     return "\n".join(rows)
 

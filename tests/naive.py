@@ -68,11 +68,12 @@ def naive_deal(seed: int, i: int) -> list[list[int]]:
 
 
 def naive_deal_around(seed: int, i: int, seat: int, fixed: list[int], players: int = 4,
-                      hand: int = 12) -> list[list[int]]:
-    """Deal ``i`` with ``seat`` holding the kinds ``fixed``: the other cards, in kind order,
-    shuffled and handed out ``hand`` to each other seat in order, the rest to a last row (the
-    kitty); every row sorted."""
-    rest = [k for k in range(24) for _ in range(2 - fixed.count(k))]
+                      hand: int = 12, copies: list[int] | None = None) -> list[list[int]]:
+    """Deal ``i`` with ``seat`` holding the kinds ``fixed``: the other cards of the deck
+    (``copies`` of each kind, default two), in kind order, shuffled and handed out ``hand`` to
+    each other seat in order, the rest to a last row (the kitty); every row sorted."""
+    copies = copies or [2] * 24
+    rest = [k for k in range(24) for _ in range(copies[k] - fixed.count(k))]
     deck = naive_shuffle(seed, i, rest, hand)
     out, j = [], 0
     for p in range(players):
@@ -297,7 +298,8 @@ def check_record(rec: dict, v) -> None:
     assert len(hands) == seats, f"{len(hands)} hands, not {seats}"
     assert all(len(h) == size for h in hands), f"a hand is not {size} cards"
     assert len(kitty) == v.kitty and (("kitty" in rec) == (v.kitty > 0)), "kitty"
-    assert all(n == 2 for n in _counts(every).values()) and len(_counts(every)) == 24, "deck"
+    deck = {r + s: n for s in SUITS for r, n in zip(ORDER, v.deck) if n}  # RULES.md: two of each, or 003's four, no 9s
+    assert _counts(every) == deck, "deck"
     assert rec["dealer"] == rec["deal"] % seats
     check_auction(rec, v)
     if rec["bidder"] is None:
@@ -475,8 +477,9 @@ def naive_follow(legal: list[int], unseen: set[int], trump: int, last: bool, win
 
 def naive_lead(h1: set[int], h2: set[int], unseen: set[int], trump: int, declaring: bool, points,
                draw_trump_min: int, ruff: set[int]) -> int:
-    """The plain heuristic's lead (``play``'s docstring) from the kinds held ``h1`` (``h2``: held
-    twice), no boss cashed in the suits ``ruff``. Among suits alike, the first."""
+    """The plain heuristic's lead (``play``'s docstring) from the kinds held ``h1`` (``h2``: the
+    copies held beyond the first, a kind once for each), no boss cashed in the suits ``ruff``.
+    Among suits alike, the first."""
     def boss(k):
         return not any(u // 6 == k // 6 and u % 6 < k % 6 for u in unseen)
     trumps = sorted(k for k in h1 if k // 6 == trump)

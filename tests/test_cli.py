@@ -52,9 +52,10 @@ def test_meld_command(capsys):
     (("meld", "AS TS", "--variant", "double-deck"), "a hand has 20 cards, got 2"),
     (("meld", "AS", "--any-size", "--variant", "double-deck:run=15/150"), "run=15/150: expected "
      "single/double/triple/quadruple"),
-    (("play", "--variant", "double-deck"), "double-deck: `play` is not built yet"),
-    (("simulate", "--variant", "double-deck", "--deals", "10"), "`simulate` is not built yet"),
-    (("compare", "classic", "double-deck", "--deals", "100"), "`compare` is not built yet"),
+    (("play", "--variant", "double-deck", "--policy", "pimc"), "double-deck: the sampling player (pimc) is not "
+     "built yet"),
+    (("simulate", "--variant", "double-deck", "--deals", "10", "--dd", "5"), "double-dummy solver is not built yet"),
+    (("compare", "classic", "double-deck", "--deals", "100"), "double-deck deals 4x20"),
 ])
 def test_errors_are_one_line(capsys, args, message):
     code, out, err = run(capsys, *args)

@@ -17,7 +17,7 @@ from pinochle_sim.engine.variants import PRESETS, RUN_MARRIAGE
 def hands_of(name, random_hands):
     """Hands of the variant's own deck: the 48-card fixture, or dealt from double-deck's 80."""
     v = PRESETS[name]
-    return random_hands if v.playable else deal(200, seed=12345, v=v).reshape(-1, 24)
+    return random_hands if v.copies == 2 else deal(200, seed=12345, v=v).reshape(-1, 24)
 
 
 def total(cards, variant, trump="S"):

@@ -48,6 +48,15 @@ from pinochle_sim.engine.variants import PRESETS
     ("thousand:must_trump=false", "9S QC", "AH KS", "S", ["9S", "QC"]),
     # an identical card does not beat: with only the other AS, heading is impossible
     ("classic", "AS 9S", "AS", "H", ["AS", "9S"]),
+    # seed 003's double-deck (RULES.md: four copies; of identical cards the first played wins):
+    # three more aces of spades cannot head the one led, so any spade is legal
+    ("double-deck", "AS AS AS KS QH", "AS", "H", ["AS", "KS"]),
+    # 003: 'you must beat the highest card played so far if you can', whichever copy of it
+    ("double-deck", "TH TH TH JH AS", "KH KH", "S", ["TH"]),
+    # 003: void in the suit led, trump ('if a trump has already been played you must beat it if
+    # you can': no queen or jack beats the king, so any trump)
+    ("double-deck", "QS QS JS JS AC", "AD KS", "S", ["QS", "JS"]),
+    ("double-deck", "AS QS QS JS AC", "AD KS", "S", ["AS"]),
 ])
 def test_obligations_from_the_seeds(variant, hand, trick, trump, legal):
     assert legal_plays(hand, trick, trump, variant) == legal
@@ -58,6 +67,8 @@ def test_obligations_from_the_seeds(variant, hand, trick, trump, legal):
     (["TD", "QS", "AD", "KS"], "S", 3),   # 'The highest trump wins the trick'
     (["TD", "AH", "KD", "9C"], "S", 0),   # no trump: highest of the suit led
     (["9S", "9S", "TS", "9H"], "H", 3),
+    (["AS", "AS", "AS", "AS"], "H", 0),   # double-deck (003): four identical cards, the first wins
+    (["KD", "TS", "TS", "AD"], "S", 1),   # two identical trumps: the first wins
 ])
 def test_trick_winner(trick, trump, winner):
     from pinochle_sim.engine.cards import parse_card
@@ -71,18 +82,22 @@ def test_trick_winner(trick, trump, winner):
 
 
 positions = st.tuples(
-    st.lists(st.integers(0, 47), min_size=1, max_size=12, unique=True),
-    st.lists(st.integers(0, 47), min_size=0, max_size=3, unique=True),
+    st.lists(st.integers(0, 79), min_size=1, max_size=20, unique=True),
+    st.lists(st.integers(0, 79), min_size=0, max_size=3, unique=True),
     st.integers(0, 3), st.sampled_from(list(PRESETS)), st.booleans())
 
 
 @given(positions)
 def test_legal_cards_match_naive_checker(pos):
+    """Cards of the variant's own deck (physical cards numbered in kind order: 48, or
+    double-deck's 80)."""
     hand_ids, trick_ids, trump, name, must_trump = pos
-    trick_ids = [c for c in trick_ids if c not in hand_ids]
     v = ps.variant(name, must_trump=must_trump)
-    hand = [card_name(c // 2) for c in hand_ids]
-    trick = [card_name(c // 2) for c in trick_ids]
+    deck = [k for k in range(24) for _ in range(v.deck_counts[k])]
+    hand_ids = [c for c in hand_ids if c < len(deck)] or [0]
+    trick_ids = [c for c in trick_ids if c not in hand_ids and c < len(deck)]
+    hand = [card_name(deck[c]) for c in hand_ids]
+    trick = [card_name(deck[c]) for c in trick_ids]
     got = legal_plays(" ".join(hand), " ".join(trick), trump, v)
     assert set(got) == naive_legal(hand, trick, "SHDC"[trump], v)
 
@@ -181,3 +196,62 @@ def test_heuristic_lead_against_its_twin(h1, data, unseen, trump, declaring, dra
     assert choose_lead(mask, sum(1 << k for k in h2), sum(1 << k for k in unseen), trump, declaring, points,
                        draw_min, sum(1 << s for s in ruff)) == naive_lead(h1, h2, unseen, trump, declaring,
                                                                            points, draw_min, ruff)
+
+
+# Seed 003's double-deck holds four copies of a card: a hand's third and fourth copies sit above
+# bit 24 of its masks (``play.HIGH``), always empty in the 48-card deck.
+four_counts = st.lists(st.integers(0, 4), min_size=24, max_size=24)
+
+
+@given(four_counts, four_counts)
+def test_masks_of_four_copies_against_counts(hand, played):
+    """Each copy taken from a hand and put back, the cards of a mask counted, a copy added, and the
+    kinds of which hand and played cards hold every copy (two in the 48-card deck, four in
+    double-deck), against the count vectors."""
+    from pinochle_sim.engine.play import add_copy, all_out, copies_in, drop, restore, to_masks
+    h1, h2 = to_masks(np.array(hand, np.int8))
+    p1, p2 = to_masks(np.array(played, np.int8))
+    for k in range(24):
+        assert copies_in(h1, h2, 1 << k) == hand[k]
+    assert copies_in(h1, h2, 0x3F << 6) == sum(hand[6:12])
+    if sum(played) and max(played) < 4:
+        k = played.index(max(played))
+        assert copies_in(*add_copy(p1, p2, k), 1 << k) == played[k] + 1
+    for k in range(24):
+        if hand[k]:
+            a, b, copy = drop(h1, h2, k)
+            assert copies_in(a, b, 1 << k) == hand[k] - 1 and copy == hand[k] - 1
+            assert restore(a, b, k, copy) == (h1, h2)
+    four = {k for k in range(24) if hand[k] + played[k] >= 4}
+    assert all_out(h1, h2, p1, p2, True) & ((1 << 24) - 1) == sum(1 << k for k in four)
+    if max(hand) <= 2 and max(played) <= 2:
+        two = {k for k in range(24) if hand[k] + played[k] >= 2}
+        assert all_out(h1, h2, p1, p2, False) == sum(1 << k for k in two)
+
+
+def test_random_policy_is_uniform_over_four_copies():
+    """Double-deck: with AS four times and TS once, a random card is AS four times in five."""
+    from pinochle_sim.engine.deal import stream
+    from pinochle_sim.engine.play import pick_random, to_masks
+    counts = np.zeros(24, np.int8)
+    counts[[0, 1]] = [4, 1]
+    h1, h2 = to_masks(counts)
+    seen = np.zeros(24)
+    for i in range(20_000):
+        _, k = pick_random(h1, h2, h1 & 0xFFFFFF, np.uint64(stream(np.uint64(3), i, 1)))
+        seen[k] += 1
+    assert seen.sum() == seen[0] + seen[1] and abs(seen[0] / 20_000 - 0.8) < 0.02
+
+
+@given(st.lists(st.integers(0, 4), min_size=24, max_size=24).filter(any), st.sets(st.integers(0, 23)),
+       st.integers(0, 3), st.booleans(), st.integers(2, 8), st.sets(st.integers(0, 3)))
+def test_heuristic_lead_of_four_copies_against_its_twin(counts, unseen, trump, declaring, draw_min, ruff):
+    """Double-deck's plain heuristic lead: trump and suit lengths count every copy."""
+    from pinochle_sim.engine.play import choose_lead, to_masks
+    points = np.array(PRESETS["double-deck"].card_points, np.int64)
+    h1, h2 = to_masks(np.array(counts, np.int8))
+    held = {k for k in range(24) if counts[k]}
+    extra = [k for k in range(24) for _ in range(counts[k] - 1)]
+    assert choose_lead(h1, h2, sum(1 << k for k in unseen), trump, declaring, points, draw_min,
+                       sum(1 << s for s in ruff)) == naive_lead(held, extra, unseen, trump, declaring, points,
+                                                                draw_min, ruff)

@@ -69,7 +69,8 @@ def test_double_deck_rows():
         (10, 100, 150, 200), (8, 80, 120, 160), (6, 60, 90, 120), (4, 40, 60, 80))
     assert (v.nine_of_trump, v.run_marriage, v.no_trick) == ((0, 0, 0, 0), "included", "bidder_meld_void")
     assert (v.target, v.both_past, v.min_tricks) == (500, "bidder_wins", 0)
-    assert not v.playable and "double-deck" not in ps.PLAYABLE
+    assert "double-deck" in ps.PLAYABLE
+    assert not v.solvable and "double-deck" not in ps.SOLVABLE
 
 
 def test_default_is_thousand():

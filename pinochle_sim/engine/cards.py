@@ -47,6 +47,14 @@ def kind_counts(ranks: tuple[int, ...]) -> tuple[int, ...]:
 FULL_DECK = kind_counts(DECK48)
 
 
+def deck_kinds(ranks: tuple[int, ...]) -> np.ndarray:
+    """The deck ``ranks`` card by card as kinds, in kind order (int8[deck size]), for
+    ``deal.deal_kinds``; empty for the 48 cards, which ``deal.deal_one`` deals a word at a time."""
+    if tuple(ranks) == DECK48:
+        return np.zeros(0, np.int8)
+    return np.repeat(np.arange(N_KINDS, dtype=np.int8), kind_counts(ranks))
+
+
 class CardError(ValueError):
     """Bad card input: the message names the offending card and is shown as one line."""
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._numba import copy_into, ijit, in_spans, njit, store_word
-from .cards import COPIES, DECK_SIZE, FULL_DECK, N_KINDS
+from .cards import COPIES, DECK_SIZE, N_KINDS, deck_kinds
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -197,12 +197,29 @@ def deal_kinds(seed, i, kinds, deck, counts, players, hand):
         counts[min(m // hand, counts.shape[0] - 1), deck[m]] += 1
 
 
-def deck_kinds(v) -> np.ndarray:
-    """The cards of variant ``v``'s deck by kind, in kind order (int8[deck size]), for
-    :func:`deal_kinds`; empty for the 48 cards, which :func:`deal_one` deals."""
-    if v.deck_counts == FULL_DECK:
-        return np.zeros(0, np.int8)
-    return np.repeat(np.arange(N_KINDS, dtype=np.int8), v.deck_counts)
+@njit
+def deal_kinds_around(seed, i, seat, fixed, kinds, deck, counts, players, hand):
+    """:func:`deal_around` for any deck (``kinds``: ``cards.deck_kinds``; ``deck`` as long,
+    scratch): the deck's cards but ``fixed`` shuffled among the other seats and the kitty row,
+    counted card by card."""
+    k = 0
+    for m in range(kinds.shape[0]):  # kinds in order: the first copies of a kind go to ``fixed``
+        if m == 0 or kinds[m] != kinds[m - 1]:
+            skip = fixed[kinds[m]]
+        if skip > 0:
+            skip -= 1
+        else:
+            deck[k] = kinds[m]
+            k += 1
+    rest = deck[:k]
+    shuffle(stream(seed, i, 0), rest, hand - 1)
+    for r in range(counts.shape[0]):
+        for c in range(N_KINDS):
+            counts[r, c] = 0 if r != seat else fixed[c]
+    for m in range(k):
+        p = m // hand
+        p = p + 1 if p >= seat else p
+        counts[min(p, counts.shape[0] - 1), rest[m]] += 1
 
 
 #: Deals per span of a loop over deals (``_numba.in_spans``): each span allocates its scratch once.
@@ -213,7 +230,7 @@ BLOCK = 4096
 def deal_any(seed, i, kinds, deck, scratch, counts, players, hand):
     """Deal ``i`` of a variant's deck into ``counts``: the 48 cards by :func:`deal_one` (``kinds``
     empty, ``deck`` int8[48] scratch), any other deck by :func:`deal_kinds` (``kinds``:
-    :func:`deck_kinds`, ``scratch`` as long)."""
+    :func:`cards.deck_kinds`, ``scratch`` as long)."""
     if kinds.shape[0]:
         deal_kinds(seed, i, kinds, scratch, counts, players, hand)
     else:
@@ -247,7 +264,7 @@ def deal(n: int, seed: int = 0, start: int = 0, v="thousand") -> np.ndarray:
     if n < 0 or seed < 0 or start < 0:
         raise ValueError("deal: n, seed and start must be >= 0")
     out = np.empty((n, v.players + (v.kitty > 0), N_KINDS), np.int8)
-    kinds = deck_kinds(v)
+    kinds = deck_kinds(v.deck)
     in_spans(n, lambda lo, hi: _deal(np.uint64(seed), np.int64(start), lo, hi, kinds, v.players, v.hand_size, out),
              BLOCK)
     return out

@@ -28,17 +28,17 @@ from .._numba import bjit, copy_into, copy_rows, ijit, in_spans, njit
 from .auction import (MAX_CARDS, MAX_TRUMPS, N_BANDS, N_SITUATIONS, Bidding, choose_trump, compile_bidding,
                       continue_auction, hand_worth, kept, over_partner, run_auction)
 from .cards import N_KINDS, NINE
-from .deal import BLOCK, deal_around, deal_one, stream
+from .deal import BLOCK, deal_around, deal_kinds, deal_kinds_around, deal_one, stream
 from .meld import hand_meld_all_trumps
 from .melds import DIX
 from .passing import discard, new_pass_scratch, pass_cards, sure_sweep
 from .knowledge import new_seen, note_calls, start_seen
 from .pimc import new_scratch
 from .play import to_masks
-from .tricks import CONTRACT, DEFAULT_POLICY, MAX_TRICKS, Hands, play_tricks, policy_row, search_room
+from .tricks import CONTRACT, DEFAULT_POLICY, PIMC, MAX_TRICKS, Hands, play_tricks, policy_row, search_room
 from .scoring import banked_meld, score_hand, score_playing_1000
 from .search import trick_start_value
-from .variants import BIDDER_LEADS, R, Variant, band_width, compile_variant
+from .variants import BIDDER_LEADS, R, Variant, VariantError, band_width, compile_variant
 
 #: The columns of a summary row, for the largest table (four seats' meld, three sides' points,
 #: tricks, counters and scores); a variant's frame keeps its own (:func:`columns`).
@@ -121,6 +121,7 @@ class Work(NamedTuple):
     dealt: np.ndarray      # int8[seats + 1, 24]: the deal as dealt, while every seat declares it
     dealt_melds: np.ndarray  # int32[seats, 4]: its meld
     pimc: tuple | None     # pimc.Scratch: the sampling player's memory (None: no seat samples)
+    kinds: np.ndarray      # int8[deck size]: a deck other than the 48 cards, shuffled (``deal.deal_kinds``)
 
 
 @njit
@@ -141,7 +142,7 @@ def workspace(tb, max_calls, search, bd):
                       np.zeros(seats, np.int64), np.zeros(N_KINDS, np.int64)),
                 np.zeros(seats, np.bool_), new_pass_scratch(),
                 np.empty((seats + 1, N_KINDS), np.int8), np.empty((seats, 4), np.int32),
-                _sampling_scratch(seats, sides, search, bd))
+                _sampling_scratch(seats, sides, search, bd), np.empty(tb.kinds.shape[0], np.int8))
 
 
 def _sampling_scratch(seats, sides, search, bd):
@@ -164,18 +165,26 @@ def _sampling_scratch_kernel(seats, sides, search, bd):
 def with_record(w, calls, passes, tricks, tinfo):
     """``w`` writing its hand record into the given arrays."""
     return Work(w.hands, w.deck, calls, passes, tricks, tinfo, w.melds, w.worth, w.trumps, w.team,
-                w.team_meld, w.team_dix, w.score, w.hs, w.passed, w.pw, w.dealt, w.dealt_melds, w.pimc)
+                w.team_meld, w.team_dix, w.score, w.hs, w.passed, w.pw, w.dealt, w.dealt_melds, w.pimc,
+                w.kinds)
 
 
 @ijit
-def deal_hands(seed, i, tb, hands, deck):
-    """Deal ``i`` of variant ``tb`` into ``hands`` (the kitty last); ``deck`` is scratch."""
-    deal_one(seed, i, deck, hands, tb.rules[R.players], tb.rules[R.hand_size])
+def deal_hands(seed, i, tb, w):
+    """Deal ``i`` of variant ``tb`` into ``w.hands`` (the kitty last)."""
+    if tb.kinds.shape[0]:
+        deal_kinds(seed, i, tb.kinds, w.kinds, w.hands, tb.rules[R.players], tb.rules[R.hand_size])
+    else:
+        deal_one(seed, i, w.deck, w.hands, tb.rules[R.players], tb.rules[R.hand_size])
 
 
 @njit
-def _deal_around(seed, i, seat, fixed, tb, hands, deck):
-    deal_around(seed, i, seat, fixed, deck, hands, tb.rules[R.players], tb.rules[R.hand_size])
+def _deal_around(seed, i, seat, fixed, tb, hands, w):
+    """Deal ``i`` of variant ``tb`` into ``hands`` with ``seat`` holding ``fixed``."""
+    if tb.kinds.shape[0]:
+        deal_kinds_around(seed, i, seat, fixed, tb.kinds, w.kinds, hands, tb.rules[R.players], tb.rules[R.hand_size])
+    else:
+        deal_around(seed, i, seat, fixed, w.deck, hands, tb.rules[R.players], tb.rules[R.hand_size])
 
 
 @njit
@@ -377,7 +386,7 @@ def play_block(seed, start, lo, hi, forced_bidder, tb, bd, policy, w, rows):
     kernels: in a parallel loop every array taken from ``w`` or ``tb`` for a call would cost two
     atomic updates a deal."""
     for d in range(lo, hi):
-        deal_hands(seed, start + d, tb, w.hands, w.deck)
+        deal_hands(seed, start + d, tb, w)
         if forced_bidder == EVERY_SEAT:
             _declare_every_seat(seed, start + d, d, tb, bd, policy, w, rows)
         else:
@@ -424,7 +433,7 @@ def _record_many(seed, start, lo, hi, forced_bidder, tb, bd, policy, search, dea
     tricks (the block deals each deal again, after its cards are kept)."""
     for d in range(lo, hi):
         w = with_record(workspace(tb, 1, search, bd), calls[d], passes[d], tricks[d], tinfo[d])
-        deal_hands(seed, start + d, tb, w.hands, w.deck)
+        deal_hands(seed, start + d, tb, w)
         copy_rows(dealt[d], w.hands)  # (not ``dealt[d] = w.hands``: its shape check costs seconds of compile)
         play_block(seed, start, d, d + 1, forced_bidder, tb, bd, policy, w, rows)
 
@@ -470,7 +479,7 @@ def _declare_hand(seed, deals, lo, hi, seat, fixed, dealer, trumps, tb, bd, poli
     dealt = np.zeros(w.hands.shape, np.int8)
     for d in range(lo, hi):
         i = deals[d]
-        _deal_around(seed, i, seat, fixed, tb, dealt, w.deck)
+        _deal_around(seed, i, seat, fixed, tb, dealt, w)
         dl = i % players if dealer < 0 else dealer
         for k in range(trumps.shape[0]):
             copy_rows(w.hands, dealt)  # (not ``w.hands[:] = dealt``: its shape check costs seconds of compile)
@@ -488,7 +497,7 @@ def _worths_around(seed, start, lo, hi, seat, fixed, tb, bd, out):
     (float64[n, seats, situations])."""
     w = workspace(tb, 1, None, bd)  # nobody plays
     for d in range(lo, hi):
-        _deal_around(seed, start + d, seat, fixed, tb, w.hands, w.deck)
+        _deal_around(seed, start + d, seat, fixed, tb, w.hands, w)
         value_hands(tb, bd, w.hands, w.melds, out[d], w.trumps)
 
 
@@ -515,7 +524,7 @@ def _after_pass(seed, deals, lo, hi, fixed, dealer, passed0, high, high_seat, tb
     row = np.empty(len(COLUMNS), np.int32)
     for d in range(lo, hi):
         i = deals[d]
-        _deal_around(seed, i, 0, fixed, tb, w.hands, w.deck)
+        _deal_around(seed, i, 0, fixed, tb, w.hands, w)
         value_hands(tb, bd, w.hands, w.melds, w.worth, w.trumps)
         copy_into(passed, passed0)
         passed[0] = True
@@ -575,9 +584,10 @@ class Loop(NamedTuple):
     @classmethod
     def build(cls, v: Variant, bidding: Bidding, policy: str | list[str] = DEFAULT_POLICY,
               forced_bidder: int = -1) -> Loop:
-        v.require_play()
         tb = compile_variant(v)
         codes = policy_codes(v, policy)[1]
+        if (codes[:, 0] == PIMC).any():
+            v.require_solver("the sampling player (pimc)")
         return cls(int(forced_bidder), tb, bidding, codes, search_room(tb, codes), max_calls(v))
 
     @property
@@ -611,6 +621,9 @@ def play_rows_dd(loop: Loop, seed: int, start: int, n: int, dd_from: int) -> tup
     start, n = _deals(start, n)
     if loop.forced_bidder == EVERY_SEAT:
         raise ValueError("double dummy is played one declaring seat at a time")
+    if loop.tables.rules[R.copies] > 2:
+        raise VariantError("the double-dummy solver is not built yet for a deck of four copies of a card "
+                           "(double-deck)")
     if not 0 <= dd_from < loop.tables.rules[R.hand_size]:
         raise ValueError(f"dd_from is a trick number from 0 to {loop.tables.rules[R.hand_size] - 1}")
     rows = np.empty((n, len(COLUMNS)), np.int32)

@@ -43,7 +43,7 @@ from .cards import COPIES, N_KINDS, NINE
 from .deal import below, next64
 from .meld import hand_meld_all_trumps, meld_used
 from .melds import DIX
-from .play import ABOVE, ALL, SUIT, beats, suit_mask, to_masks
+from .play import ABOVE, ALL, SUIT, beats, copies_in, drop, suit_mask, to_masks
 from .variants import R
 
 MAX_HOLDERS = 3   # the other seats of four-hand; two seats and the discard in three-hand
@@ -174,10 +174,7 @@ def observe(seen, seat, card, j, lead, win, trump, rules):
     for o in range(seen.known.shape[0]):
         if seen.kmask[o, seat] & bit:
             seen.known[o, seat, card] -= 1
-            if seen.kmask2[o, seat] & bit:
-                seen.kmask2[o, seat] ^= bit
-            else:
-                seen.kmask[o, seat] ^= bit
+            seen.kmask[o, seat], seen.kmask2[o, seat], _ = drop(seen.kmask[o, seat], seen.kmask2[o, seat], card)
     seen.size[seat] -= 1
     seen.played[seat, card] += 1
     if j > 0:
@@ -217,11 +214,29 @@ def known_masks(seen, o):
 
 
 @ijit
-def pool_mask(seen, o, h1, h2, p1, p2):
+def pool_mask(seen, o, h1, h2, p1, p2, four):
     """The kinds with a copy whose holder seat ``o`` (hand ``h1``/``h2``) does not know, ``p1``/``p2``
-    being the kinds played once and twice."""
+    being the cards played (as a hand's masks, a kind the deck lacks played in full); ``four``:
+    the deck holds four copies of a card, counted kind by kind."""
+    if four:
+        return _pool_of_four(seen.known[o], h1, h2, p1, p2)
     ks1, ks2 = known_masks(seen, o)
     return _unplaced(ks1, ks2, h1, h2, p1, p2)
+
+
+@njit
+def _pool_of_four(known, h1, h2, p1, p2):
+    """:func:`pool_mask` in a deck of four copies, kind by kind (``known``: what the seat knows
+    each holder holds). A call, not inlined: the trick loop that inlines the contract player's
+    card stays as small as the 48-card deck needs."""
+    out = 0
+    for k in range(N_KINDS):
+        n = copies_in(h1, h2, 1 << k) + copies_in(p1, p2, 1 << k)
+        for q in range(known.shape[0]):
+            n += known[q, k]
+        if n < 4:
+            out |= 1 << k
+    return out
 
 
 @ijit
@@ -247,7 +262,7 @@ def pool_of(seen, o, h1, h2, p1, p2, pool):
 def may_hold(seen, o, q, pooled):
     """Mask of the kinds holder ``q`` may hold, as seat ``o`` sees it (``pooled``: the mask
     :func:`pool_of` returns)."""
-    return seen.kmask[o, q] | (pooled & ~seen.forbid[q])
+    return (seen.kmask[o, q] & ALL) | (pooled & ~seen.forbid[q])
 
 
 @njit

@@ -2,10 +2,11 @@
 card-play policies (``random`` and ``heuristic``) on which ``tricks`` (the tricks of a hand,
 every policy) builds.
 
-Inside the kernels a hand is two 24-bit masks over the kinds: ``h1`` (at least one copy) and
-``h2`` (both copies), so that the legal cards are a handful of bit operations. Identical cards
-are one kind: the first of two identical cards played wins because a card must rank strictly
-higher to beat.
+Inside the kernels a hand is two masks over the kinds: ``h1`` (at least one copy) and ``h2``
+(two copies) in bits 0..23, so that the legal cards are a handful of bit operations; in a deck of
+four copies (double-deck) bits 24..47 of ``h1`` hold the kinds held three times and those of
+``h2`` four times (:data:`HIGH`), always zero in the 48-card deck. Identical cards are one kind:
+the first of identical cards played wins because a card must rank strictly higher to beat.
 
 Obligations (RULES.md): follow suit if you can; with ``must_head``, beat the winning card when
 it is of the suit led (not once a trump has beaten a plain lead), even over a partner; void in
@@ -36,6 +37,9 @@ from .cards import N_KINDS, parse_cards, parse_suit
 from .deal import below
 
 ALL = (1 << N_KINDS) - 1
+#: How far up a mask the third and fourth copies of a kind sit (``h1 >> HIGH``: the kinds held
+#: three times, ``h2 >> HIGH``: four times).
+HIGH = N_KINDS
 
 
 # ------------------------------------------------------------------------------------------
@@ -78,34 +82,89 @@ def above(card):
 
 @njit
 def to_masks(counts):
-    """(h1, h2) of a count vector."""
+    """(h1, h2) of a count vector (copies three and four above :data:`HIGH`)."""
     h1 = 0
     h2 = 0
     for k in range(N_KINDS):  # branch-free, so that the loop vectorises
-        h1 |= np.int64(counts[k] > 0) << k
-        h2 |= np.int64(counts[k] > 1) << k
+        h1 |= (np.int64(counts[k] > 0) << k) | (np.int64(counts[k] > 2) << (k + HIGH))
+        h2 |= (np.int64(counts[k] > 1) << k) | (np.int64(counts[k] > 3) << (k + HIGH))
     return h1, h2
+
+
+@ijit
+def drop(h1, h2, card):
+    """The masks ``h1``, ``h2`` with one copy of ``card`` less, and the bit taken from them
+    (its copy: 0 the first, 1 the second, 2 and 3 the third and fourth) for :func:`restore`."""
+    bit = 1 << card
+    if h2 & bit:
+        high = bit << HIGH
+        if h1 & high:
+            if h2 & high:
+                return h1, h2 ^ high, 3
+            return h1 ^ high, h2, 2
+        return h1, h2 ^ bit, 1
+    return h1 ^ bit, h2, 0
+
+
+@ijit
+def restore(h1, h2, card, copy):
+    """Undo :func:`drop`."""
+    bit = 1 << (card + (HIGH if copy > 1 else 0))
+    if copy & 1:
+        return h1, h2 ^ bit
+    return h1 ^ bit, h2
 
 
 @ijit
 def take(h1, h2, seat, card):
     """Take ``card`` from ``seat``'s hand (masks ``h1``, ``h2``, changed in place); returns
-    whether the hand held two copies, for ``put_back``."""
+    which copy it was (:func:`drop`), for ``put_back``."""
     bit = 1 << card
     if h2[seat] & bit:
+        if h1[seat] & (bit << HIGH):  # a third copy held (double-deck)
+            h1[seat], h2[seat], copy = drop(h1[seat], h2[seat], card)
+            return copy
         h2[seat] ^= bit
-        return True
+        return 1
     h1[seat] ^= bit
-    return False
+    return 0
 
 
 @ijit
-def put_back(h1, h2, seat, card, two):
+def put_back(h1, h2, seat, card, copy):
     """Undo ``take``."""
-    if two:
-        h2[seat] ^= 1 << card
-    else:
-        h1[seat] ^= 1 << card
+    h1[seat], h2[seat] = restore(h1[seat], h2[seat], card, copy)
+
+
+@ijit
+def add_copy(p1, p2, card):
+    """The masks of a count (``p1``, ``p2``, as a hand's) with one more copy of ``card``."""
+    bit = 1 << card
+    if not p2 & bit:  # a first or second copy, as in the 48-card deck
+        return p1 | bit, p2 | (p1 & bit)
+    high = bit << HIGH
+    if not p1 & high:
+        return p1 | high, p2
+    return p1, p2 | high
+
+
+@ijit
+def copies_in(h1, h2, mask):
+    """The cards of the kinds ``mask`` (bits 0..23) that the masks ``h1``, ``h2`` hold, every copy."""
+    both = mask | (mask << HIGH)
+    return popcount(h1 & both) + popcount(h2 & both)
+
+
+@ijit
+def all_out(h1, h2, p1, p2, four):
+    """The kinds of which every copy is in hand ``h1``/``h2`` or played (``p1``/``p2``: the played
+    copies as a hand's masks, a kind the deck lacks counted as played in full): two, or with
+    ``four`` four, between them."""
+    if not four:
+        return h2 | p2 | (h1 & p1)
+    a1, a2, a3, a4 = h1 & ALL, h2 & ALL, (h1 >> HIGH) & ALL, h2 >> HIGH
+    b1, b2, b3, b4 = p1 & ALL, p2 & ALL, (p1 >> HIGH) & ALL, p2 >> HIGH
+    return a4 | b4 | (a1 & b3) | (a2 & b2) | (a3 & b1)
 
 
 @ijit
@@ -142,25 +201,43 @@ def legal_mask(h1, n_in_trick, lead, win, trump, must_head, must_trump, must_ove
     ``lead`` is the suit led and ``win`` the kind now winning (unused on an empty trick).
     """
     if n_in_trick == 0:
-        return h1
+        return h1 & ALL
     follow = h1 & suit_mask(lead)
     if follow:
         return _beat_if_you_can(follow, win) if must_head and SUIT[win] == lead else follow
     trumps = h1 & suit_mask(trump)
     if must_trump and trumps:
         return _beat_if_you_can(trumps, win) if must_overtrump and SUIT[win] == trump else trumps
-    return h1
+    return h1 & ALL
 
 
 @njit
 def pick_random(h1, h2, legal, state):
-    """A legal card uniformly at random over the physical cards (two copies weigh twice)."""
+    """A legal card uniformly at random over the physical cards (two copies weigh twice, four
+    four times)."""
     c1 = legal & h1
     c2 = legal & h2
     n1 = popcount(c1)
-    state, r = below(state, n1 + popcount(c2))
-    x = c1 if r < n1 else c2
-    r = r if r < n1 else r - n1
+    if not (h1 | h2) >> HIGH:  # no third copy held: the 48-card deck's draw
+        state, r = below(state, n1 + popcount(c2))
+        x = c1 if r < n1 else c2
+        r = r if r < n1 else r - n1
+    else:
+        c3 = legal & (h1 >> HIGH)
+        c4 = legal & (h2 >> HIGH)
+        n2 = popcount(c2)
+        n3 = popcount(c3)
+        state, r = below(state, n1 + n2 + n3 + popcount(c4))
+        x = c1
+        if r >= n1:
+            r -= n1
+            x = c2
+            if r >= n2:
+                r -= n2
+                x = c3
+                if r >= n3:
+                    r -= n3
+                    x = c4
     for _ in range(r):
         x &= x - 1
     return state, lsb(x)
@@ -230,7 +307,7 @@ def choose_lead(h1, h2, unseen, trump, declaring, points, draw_trump_min, ruff):
     """The heuristic's lead (see the module docstring); no boss card is cashed in the suits of
     ``ruff`` (a bit per suit: an opponent is known to be void there and may hold trump)."""
     tm = h1 & suit_mask(trump)
-    n_trump = popcount(tm) + popcount(h2 & suit_mask(trump))
+    n_trump = copies_in(h1, h2, suit_mask(trump))
     if declaring and n_trump >= draw_trump_min and (unseen & suit_mask(trump)):
         top = lsb(tm)
         return top if _boss(top, unseen) else msb(tm)
@@ -247,7 +324,7 @@ def choose_lead(h1, h2, unseen, trump, declaring, points, draw_trump_min, ruff):
     for s in range(4):
         m = h1 & suit_mask(s)
         if s != trump and m:
-            length = popcount(m) + popcount(h2 & suit_mask(s))
+            length = copies_in(h1, h2, suit_mask(s))
             k = msb(m)
             if length > best_len or (length == best_len and points[RANK[k]] < points[RANK[best]]):
                 best_len = length
@@ -311,7 +388,7 @@ def legal_plays(hand, trick, trump, v="thousand") -> list[str]:
     for c in played[1:]:
         if beats(c, win, t):
             win = c
-    h1, _ = to_masks(hand_counts(hand))
+    h1, _ = to_masks(hand_counts(hand, deck=v.deck_counts))
     mask = legal_mask(h1, len(played), SUIT[played[0]] if played else 0, win, t, v.must_head,
                       v.must_trump, v.must_overtrump)
     return [card_name(k) for k in range(N_KINDS) if mask >> k & 1]

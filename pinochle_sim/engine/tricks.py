@@ -31,11 +31,10 @@ import numpy as np
 
 from .._numba import bjit, ijit, njit
 from ..specs import split_spec
-from .cards import COPIES
 from .knowledge import may_hold, observe, pool_mask
 from .pimc import CALLS, CHAIN, DD_TRICKS, INFER, OBJECTIVE, OBJECTIVES, WORLDS, pimc_card
-from .play import (ABOVE, ALL, RANK, SUIT, cheaper, beats, choose_follow, choose_lead, legal_mask, lsb, msb,
-                   partner_safe, pick_random, popcount, suit_mask, take, to_masks, trick_step)
+from .play import (ABOVE, ALL, HIGH, RANK, SUIT, add_copy, all_out, cheaper, beats, choose_follow, choose_lead,
+                   copies_in, legal_mask, lsb, msb, partner_safe, pick_random, suit_mask, take, to_masks, trick_step)
 from .search import Position
 from .variants import R
 
@@ -47,13 +46,12 @@ DEFAULT_POLICY = "contract"
 #: Policy options (``pimc:worlds=30,dd=5``) and their defaults, as columns 1.. of a policy row.
 POLICY_OPTIONS = {"pimc": {"worlds": WORLDS, "dd": DD_TRICKS, "infer": INFER, "objective": OBJECTIVE, "calls": CALLS,
                            "chain": CHAIN}}
-MAX_TRICKS = 16  # room in a hand record for the longest hand (15 tricks in three-hand)
+MAX_TRICKS = 20  # room in a hand record for the longest hand (20 tricks in double-deck)
 #: The values each option takes: 10,000 worlds a decision is already hours for a few hundred
 #: deals; double dummy from more tricks left than a hand has (up to 20, a double-deck hand's)
 #: is the whole hand.
 POLICY_RANGES = {"pimc": {"worlds": (1, 10_000), "dd": (0, 20), "infer": (0, 1), "objective": OBJECTIVES,
                           "calls": (0, 1), "chain": (0, 1000)}}
-TRUMPS_IN_DECK = 6 * COPIES
 
 
 @njit
@@ -86,7 +84,7 @@ def contract_lead(h1, h2, trump, declaring, points, draw_trump_min, threat, ruff
     for s in range(4):
         m = h1 & suit_mask(s) & safe_suits
         if m:
-            length = popcount(m) + popcount(h2 & suit_mask(s))
+            length = copies_in(h1, h2, suit_mask(s))
             k = msb(m)
             if length > best_len or (length == best_len and points[RANK[k]] < points[RANK[best]]):
                 best_len = length
@@ -118,7 +116,7 @@ def contract_card(hs, pos, trump, declaring, at_stake, last, tb, draw_trump_min,
     team = tb.team
     points = tb.card_points
     seats = h1.shape[0]
-    pooled = pool_mask(seen, seat, h1[seat], h2[seat], p1, p2)
+    pooled = pool_mask(seen, seat, h1[seat], h2[seat], p1, p2, tb.rules[R.copies] > 2)
     threat = 0  # kinds an opponent may hold
     ruff = 0    # suits where an opponent known void may trump
     for q in range(seats):
@@ -225,13 +223,14 @@ def play_tricks(hands, leader, trump, bidder_team, tb, policy, draw_trump_min, s
     n_tricks = rules[R.hand_size]
     for p in range(seats):
         h1[p], h2[p] = to_masks(hands[p])
-    p1 = 0  # kinds played at least once, and twice
-    p2 = 0
+    four = rules[R.copies] > 2
+    absent = rules[R.absent_kinds]
+    p1 = absent | (absent << HIGH)  # the cards played, as a hand's masks; a kind the deck lacks as played in full
+    p2 = p1
     sweeper = tb.partner[sitter] if sitter >= 0 else -1
     trump_leads = 0
     if sweeper >= 0:
-        trump_leads = (TRUMPS_IN_DECK - popcount(h1[sweeper] & suit_mask(trump))
-                       - popcount(h2[sweeper] & suit_mask(trump)))
+        trump_leads = 6 * rules[R.copies] - copies_in(h1[sweeper], h2[sweeper], suit_mask(trump))
     players = seats - 1 if sitter >= 0 else seats
     knows = False
     sampling = False
@@ -274,7 +273,7 @@ def play_tricks(hands, leader, trump, bidder_team, tb, policy, draw_trump_min, s
             elif not legal & (legal - 1):  # one legal card: every other policy plays it, no work
                 card = lsb(legal)
             elif code == HEURISTIC:
-                unseen = ALL & ~(h2[seat] | p2 | (h1[seat] & p1))
+                unseen = ALL & ~all_out(h1[seat], h2[seat], p1, p2, four)
                 last = j == players - 1
                 if j == 0:
                     card = choose_lead(h1[seat], h2[seat], unseen, trump, tb.team[seat] == bidder_team,
@@ -299,9 +298,11 @@ def play_tricks(hands, leader, trump, bidder_team, tb, policy, draw_trump_min, s
                 observe(seen, seat, card, j, lead, win, trump, rules)
             take(h1, h2, seat, card)
             bit = 1 << card
-            if p1 & bit:
-                p2 |= bit
-            p1 |= bit
+            if four:
+                p1, p2 = add_copy(p1, p2, card)
+            else:
+                p2 |= p1 & bit
+                p1 |= bit
             rec_cards[t, j] = card
             lead, win, win_seat = trick_step(card, seat, j, lead, win, win_seat, trump)
             p = points[RANK[card]]

@@ -18,7 +18,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..specs import split_spec
-from .cards import DECK48, MAX_COPIES, deck_cards, deck_copies, kind_counts
+from .cards import DECK48, MAX_COPIES, deck_cards, deck_copies, deck_kinds, kind_counts
 from .melds import COMBOS, RUN_MARRIAGE, cross_tables, instance_table, suit_configs, suit_tables
 
 #: A meld's values for one, two (three, four) copies.
@@ -122,6 +122,8 @@ class Variant:
             if len(getattr(self, name)) != self.copies:
                 raise VariantError(f"{name}={format_value(getattr(self, name))}: expected {_LEVELS[self.copies]} "
                                    f"(one value per copies held: the deck has {self.copies} of each card)")
+        if self.playing_1000 and self.copies != 2:
+            raise VariantError("playing_1000=true: seed 004's sure sweep is read for a deck of two copies of a card")
         if self.pass_cards > self.hand_size:
             raise VariantError(f"pass_cards={self.pass_cards}: more than a hand")
         if self.raise_min % self.raise_step:
@@ -149,16 +151,21 @@ class Variant:
         return kind_counts(self.deck)
 
     @property
-    def playable(self) -> bool:
-        """Whether the toolkit plays hands of this deck: the play, passing, sampling and solving
-        kernels hold at most two copies of a card (double-deck is meld and odds only, so far)."""
+    def absent_kinds(self) -> int:
+        """The kinds the deck lacks, as a mask (double-deck's nines; none in the 48 cards)."""
+        return sum(1 << k for k, n in enumerate(self.deck_counts) if n == 0)
+
+    @property
+    def solvable(self) -> bool:
+        """Whether the double-dummy solver and the sampling player (``pimc``), which read a hand as
+        at most two copies of a card, take this deck: the 48 cards (not double-deck, so far)."""
         return self.deck == DECK48
 
-    def require_play(self, what: str = "playing hands") -> None:
-        """Refuse, in one line, a command that deals and plays a variant the kernels cannot play."""
-        if not self.playable:
-            raise VariantError(f"{self.name}: {what} is not built yet for a deck of {self.copies} copies "
-                               "of a card (meld and odds work: `pinochle-sim meld`, `pinochle-sim odds`)")
+    def require_solver(self, what: str = "the double-dummy solver") -> None:
+        """Refuse, in one line, the solver or the sampling player for a deck they cannot read."""
+        if not self.solvable:
+            raise VariantError(f"{self.name}: {what} is not built yet for a deck of {self.copies} copies of a card "
+                               "(the other card play works: --policy contract, heuristic or random)")
 
     @property
     def trick_total(self) -> int:
@@ -608,8 +615,10 @@ SOURCES["three-hand"] = {
 }
 
 PRESETS: dict[str, Variant] = {name: Variant(name=name, **opts) for name, opts in PRESETS_DATA.items()}
-#: The presets whose hands the toolkit deals and plays (double-deck: meld and odds only, so far).
-PLAYABLE: tuple[str, ...] = tuple(name for name, v in PRESETS.items() if v.playable)
+#: The presets whose hands the toolkit deals and plays: every one.
+PLAYABLE: tuple[str, ...] = tuple(PRESETS)
+#: The presets the double-dummy solver and the sampling player take (not double-deck, so far).
+SOLVABLE: tuple[str, ...] = tuple(name for name, v in PRESETS.items() if v.solvable)
 
 
 def variant(spec: str | Variant = DEFAULT, **overrides: typing.Any) -> Variant:
@@ -644,7 +653,7 @@ RULE_FIELDS = ("opening_bid", "raise_min", "forced_open", "all_pass", "stuck_bid
                "first_lead", "must_head", "must_trump", "must_overtrump", "last_trick",
                "min_tricks", "no_trick", "run_marriage", "extra_king_queen", "trick_total",
                "five_nines", "playing_1000", "players", "hand_size", "kitty", "discard_counts",
-               "short_voids_others", "teams")
+               "short_voids_others", "teams", "copies", "absent_kinds")
 #: ``rules[R.opening_bid]`` in a kernel (an IntEnum, which numba reads as constants).
 R = enum.IntEnum("R", {name: i for i, name in enumerate(RULE_FIELDS)})
 
@@ -664,6 +673,7 @@ class Tables(NamedTuple):
     rules: np.ndarray        # int64[len(RULE_FIELDS)]: choices as their index in CHOICES
     team: np.ndarray         # int64[players]: the side each seat plays for
     partner: np.ndarray      # int64[players]: the seat across, or -1 without partners
+    kinds: np.ndarray        # int8[deck size]: the deck by kind for ``deal.deal_kinds`` (empty: the 48 cards)
 
 
 @functools.cache
@@ -689,7 +699,8 @@ def compile_variant(v: Variant) -> Tables:
                   np.asarray(v.card_points, np.int32),
                   np.array([v.card_points.index(p) for p in v.card_points], np.int64), rules,
                   np.array([v.team(p) for p in seats], np.int64),
-                  np.array([-1 if v.partner(p) is None else v.partner(p) for p in seats], np.int64))
+                  np.array([-1 if v.partner(p) is None else v.partner(p) for p in seats], np.int64),
+                  deck_kinds(v.deck))
 
 
 def meld_unit(v: Variant) -> int:
@@ -699,6 +710,8 @@ def meld_unit(v: Variant) -> int:
 
 
 def band_width(v: Variant) -> int:
-    """Width of a meld band in the bid tables: two steps of the variant's meld scale (20 points,
-    or 2 in the modern variants)."""
-    return 2 * meld_unit(v)
+    """Width of a meld band in the bid tables: 8% of a hand's trick points in steps of the variant's
+    meld scale (20 points in the 250-point games, 2 in the modern variants, 4 in double-deck, whose
+    50 trick points stand beside melds twice the modern ones)."""
+    unit = meld_unit(v)
+    return max(unit, round(v.trick_total * 2 / 25 / unit) * unit)

@@ -141,9 +141,9 @@ def cmd_variants(args: argparse.Namespace) -> None:
         for name, v in PRESETS.items():
             rows.append([name + (" (default)" if name == DEFAULT else ""), f"seed {SEED[name]}",
                          v.deck_size, v.trick_total, v.opening_bid, v.pass_cards, v.target,
-                         "yes" if v.playable else "meld, odds only"])
+                         "yes" if v.solvable else "not yet"])
         print(table(rows, ["variant", "source", "cards", "trick points", "opening bid", "cards passed",
-                           "game to", "played"]))
+                           "game to", "pimc, solver"]))
         print("\npinochle-sim variants NAME  lists every option; override any as NAME:option=value,...")
         return
     v = variant(args.spec)
@@ -461,8 +461,6 @@ def cmd_compare(args: argparse.Namespace) -> None:
     from ..studies.compare import compare
 
     vs = [variant(text) for text in args.variants]
-    for v in vs:
-        v.require_play("`compare`")
     if len(vs) < 2:
         raise UserError("compare needs at least two variants; the first is the baseline")
     _need_deals("the recommended-bid metric of a comparison", args.table_deals, MIN_DEALS["bid-table"][1],
@@ -700,9 +698,10 @@ def cmd_strength(args: argparse.Namespace) -> None:
     if args.deals < 2:
         raise UserError("--deals must be at least 2")
     _dd_trick(args)
+    # the double-dummy yardstick by default where the solver reads the deck (not double-deck's)
+    dd = args.dd if args.dd is not None else 4 if args.variant.solvable else None
     r = strength(args.variant, args.policy, args.against, args.deals, args.seed, _strategy(args.bidding),
-                 None if args.no_dd else (4 if args.dd is None else args.dd), _where(args), not args.quiet,
-                 args.metric)
+                 None if args.no_dd else dd, _where(args), not args.quiet, args.metric)
     if args.json:
         print(json.dumps(r, indent=2))
         return
@@ -753,7 +752,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND",
                            parser_class=_Parser)
 
-    presets = ", ".join(n if v.playable else f"{n} (meld, odds)" for n, v in PRESETS.items())
+    presets = ", ".join(PRESETS)
 
     def add_variant(sp: argparse.ArgumentParser) -> None:
         sp.add_argument("--variant", "-v", default=DEFAULT,
@@ -906,7 +905,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--seed", type=int, default=1)
     s.add_argument("--bidding", default=None, help=f"bidding strategy of every seat (default {DEFAULTS})")
     s.add_argument("--dd", type=int, metavar="TRICK",
-                   help="four-hand: the double-dummy yardstick from this trick (default 4)")
+                   help="four-hand: the double-dummy yardstick from this trick (default 4; none in double-deck, "
+                        "whose deck the solver does not read yet)")
     s.add_argument("--no-dd", action="store_true", help="skip the double-dummy yardstick (fast)")
     s.add_argument("--metric", choices=("points", "score"), default="points",
                    help="compare the trick points a side takes (default) or the score it banks for the hand")
@@ -946,10 +946,6 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-#: The commands that need no play: they work for every deck (double-deck too, so far the only ones).
-DECK_ONLY = ("variants", "meld", "odds")
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     os.environ.setdefault("MPLBACKEND", "agg")  # a command writes its charts; it opens no window
@@ -960,8 +956,6 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if isinstance(getattr(args, "variant", None), str):
             args.variant = variant(args.variant)
-            if args.command not in DECK_ONLY:
-                args.variant.require_play(f"`{args.command}`")
         _check_numbers(args)
         if args.threads is not None:
             from .._numba import set_threads

@@ -75,7 +75,7 @@ def simulate_hand(hand, v: Variant | str = "thousand", deals: int | np.ndarray =
     True
     """
     setup = Setup(v, policy, forced_bidder=0)
-    counts = hand_counts(hand, setup.variant.hand_size)
+    counts = hand_counts(hand, setup.variant.hand_size, setup.variant.deck_counts)
     index = np.arange(deals, dtype=np.int64) if isinstance(deals, int) else np.asarray(deals, np.int64)
     if len(index) == 0:
         return np.empty((0, len(trumps), len(COLUMNS)), np.int32)
@@ -150,7 +150,7 @@ def advise(hand, v: Variant | str = "thousand", deals: int = 10_000, seed: int =
         raise ValueError(f"confidence must be between 0 and 1, got {confidence}")
     if deals < 1:
         raise ValueError("advise needs at least one deal")
-    counts = hand_counts(hand, v.hand_size)
+    counts = hand_counts(hand, v.hand_size, v.deck_counts)
     state = conditioning = None
     index: int | np.ndarray = deals
     model = strategy(model or default_bidding(v))

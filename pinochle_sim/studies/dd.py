@@ -137,7 +137,7 @@ def replay(rec: dict, from_trick: int = 4) -> list[TrickSwing]:
 def _position(hands, trump, v):
     """The variant, its tables, each hand's counts and masks (h1, h2), and the trump's index."""
     v = variant(v) if isinstance(v, str) else v
-    v.require_play("solving a deal")
+    v.require_solver("solving a deal")
     if len(hands) != v.players:
         raise ValueError(f"{v.name} has {v.players} seats: give {v.players} hands")
     counts = [hand_counts(h) for h in hands]

@@ -23,8 +23,9 @@ from fractions import Fraction
 import numpy as np
 
 from .._numba import in_spans, njit
-from ..engine.cards import DECK48, MAX_COPIES, A, J, K, N_KINDS, NINE, Q, T, deck_cards, deck_copies, kind_counts
-from ..engine.deal import BLOCK, deal_any, deck_kinds
+from ..engine.cards import (DECK48, MAX_COPIES, A, J, K, N_KINDS, NINE, Q, T, deck_cards, deck_copies, deck_kinds,
+                            kind_counts)
+from ..engine.deal import BLOCK, deal_any
 from ..progress import bar
 from ..engine.meld import hand_meld_all_trumps
 from ..engine.melds import MARRIAGE, TIMES, cross_suit, suit_configs
@@ -439,7 +440,7 @@ def _simulate(seed, start, n, b0, b1, lo, hi, any_suit, tb, players, hand, with_
               vmax, ev1, ev2, evany, msum, msq, hist_fixed, hist_best):
     """Main body of :func:`simulate_meld`, blocks ``b0 .. b1-1`` of ``BLOCK`` deals: per-block
     integer accumulators (order-independent). Each seat's hand counts, with the kitty added when
-    ``with_kitty``. ``kinds``: the deck as ``deal.deal_any`` reads it (``deal.deck_kinds``)."""
+    ``with_kitty``. ``kinds``: the deck as ``deal.deal_any`` reads it (``cards.deck_kinds``)."""
     n_ev = lo.shape[0]
     for b in range(b0, b1):
         deck = np.empty(48, np.int8)
@@ -506,7 +507,7 @@ def simulate_meld(v: Variant | str = "thousand", deals: int = 1_000_000, seed: i
     evs = events(v.deck)
     lo, hi, any_suit = _event_arrays(evs)
     n_ev = len(evs)
-    kinds = deck_kinds(v)
+    kinds = deck_kinds(v.deck)
     vmax = int(meld_upper_bound(v))
     ev1 = np.zeros(n_ev, np.int64)
     ev2 = np.zeros(n_ev, np.int64)

@@ -7,7 +7,6 @@ import pytest
 from naive import naive_deal, naive_deal_around, naive_shuffle
 
 from pinochle_sim._numba import set_threads
-from pinochle_sim.engine.cards import deck_kinds
 from pinochle_sim.engine.deal import deal, deal_around, deal_kinds_around, shuffle, stream
 from pinochle_sim.engine.variants import PRESETS
 
@@ -59,14 +58,13 @@ def test_double_deck_deal_around_matches_naive_twin():
     """Seed 003's double-deck with one seat's twenty cards fixed (``advise``): the other sixty
     shuffled and handed out as the naive twin does, twenty to each other seat."""
     v = PRESETS["double-deck"]
-    kinds = deck_kinds(v.deck)
-    deck = np.empty_like(kinds)
+    deck = np.empty(80, np.int8)
     dealt = deal(30, seed=5, v=v)
     for i in range(30):
         seat = i % 4
         fixed = dealt[i, (seat + 1) % 4].copy()
         counts = np.zeros((5, 24), np.int8)
-        deal_kinds_around(np.uint64(11), i, seat, fixed, kinds, deck, counts, 4, 20)
+        deal_kinds_around(np.uint64(11), i, seat, fixed, 4, v.absent_kinds, deck, counts, 20)
         got = [sorted(np.repeat(np.arange(24), row).tolist()) for row in counts]
         assert got == naive_deal_around(11, i, seat, np.repeat(np.arange(24), fixed).tolist(), 4, 20,
                                         list(v.deck_counts))

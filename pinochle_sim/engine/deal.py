@@ -184,11 +184,30 @@ def deal_around(seed, i, seat, fixed, deck, counts, players=4, hand=12):
 @njit
 def deal_kinds(seed, i, kinds, deck, counts, players, hand):
     """Deal ``i`` of any deck: ``kinds`` (int8[deck size]) lists the deck's cards by kind, in
-    kind order, each kind's copies together; ``deck`` (the same size) is scratch. Seats take
-    consecutive blocks of the shuffled deck as in :func:`deal_one` (the kitty the rest), counted
-    card by card into ``counts``. The 48-card deck goes through :func:`deal_one`, a word at a
-    time; this is the path of a deck with more copies (double-deck's 80 cards)."""
+    kind order, each kind's copies together; ``deck`` (the same size) is scratch
+    (:func:`deal_ordered`)."""
     copy_into(deck, kinds)
+    deal_ordered(seed, i, deck, counts, hand)
+
+
+@njit
+def order_deck(copies, absent, deck):
+    """The deck of ``copies`` of every kind but those of the mask ``absent``, by kind in kind order,
+    into ``deck`` (int8[deck size]): ``cards.deck_kinds`` from a variant's rules."""
+    m = 0
+    for k in range(N_KINDS):
+        if not (absent >> k) & 1:
+            for _ in range(copies):
+                deck[m] = k
+                m += 1
+
+
+@njit
+def deal_ordered(seed, i, deck, counts, hand):
+    """Deal ``i`` of the cards ``deck`` (kinds, in kind order; shuffled in place): seats take
+    consecutive blocks of ``hand`` cards of the shuffled deck as in :func:`deal_one` (the kitty the
+    rest), counted card by card into ``counts``. The 48-card deck goes through :func:`deal_one`, a
+    word at a time; this is the path of a deck with more copies (double-deck's 80 cards)."""
     shuffle(stream(seed, i, 0), deck, hand - 1)
     for r in range(counts.shape[0]):
         for k in range(N_KINDS):
@@ -198,19 +217,16 @@ def deal_kinds(seed, i, kinds, deck, counts, players, hand):
 
 
 @njit
-def deal_kinds_around(seed, i, seat, fixed, kinds, deck, counts, players, hand):
-    """:func:`deal_around` for any deck (``kinds``: ``cards.deck_kinds``; ``deck`` as long,
-    scratch): the deck's cards but ``fixed`` shuffled among the other seats and the kitty row,
-    counted card by card."""
+def deal_kinds_around(seed, i, seat, fixed, copies, absent, deck, counts, hand):
+    """:func:`deal_around` for a deck of ``copies`` of every kind but those of the mask ``absent``
+    (``deck``: int8[deck size], scratch): the deck's cards but ``fixed``, in kind order, shuffled
+    among the other seats and the kitty row, counted card by card."""
     k = 0
-    for m in range(kinds.shape[0]):  # kinds in order: the first copies of a kind go to ``fixed``
-        if m == 0 or kinds[m] != kinds[m - 1]:
-            skip = fixed[kinds[m]]
-        if skip > 0:
-            skip -= 1
-        else:
-            deck[k] = kinds[m]
-            k += 1
+    for c in range(N_KINDS):
+        if not (absent >> c) & 1:
+            for _ in range(copies - fixed[c]):
+                deck[k] = c
+                k += 1
     rest = deck[:k]
     shuffle(stream(seed, i, 0), rest, hand - 1)
     for r in range(counts.shape[0]):

@@ -27,8 +27,8 @@ from numba.extending import overload
 from .._numba import bjit, copy_into, copy_rows, ijit, in_spans, njit
 from .auction import (MAX_CARDS, MAX_TRUMPS, N_BANDS, N_SITUATIONS, Bidding, choose_trump, compile_bidding,
                       continue_auction, hand_worth, kept, over_partner, run_auction)
-from .cards import N_KINDS, NINE
-from .deal import BLOCK, deal_around, deal_kinds, deal_kinds_around, deal_one, stream
+from .cards import DECK_SIZE, N_KINDS, NINE
+from .deal import BLOCK, deal_around, deal_kinds_around, deal_one, deal_ordered, order_deck, stream
 from .meld import hand_meld_all_trumps
 from .melds import DIX
 from .passing import discard, new_pass_scratch, pass_cards, sure_sweep
@@ -103,7 +103,7 @@ class Work(NamedTuple):
     nothing, so they run without numba's reference counting (``_numba.bjit``)."""
 
     hands: np.ndarray      # int8[seats + 1, 24]: each seat's cards, the kitty last
-    deck: np.ndarray       # int8[48]
+    deck: np.ndarray       # int8[deck size]: the cards, shuffled
     calls: np.ndarray      # int32[max_calls, 2]: (seat, bid or -1)
     passes: np.ndarray     # int8[2, 12]: cards passed each way, or the discard (row 0)
     tricks: np.ndarray     # int8[MAX_TRICKS, 4]: each trick's cards from its leader
@@ -121,7 +121,6 @@ class Work(NamedTuple):
     dealt: np.ndarray      # int8[seats + 1, 24]: the deal as dealt, while every seat declares it
     dealt_melds: np.ndarray  # int32[seats, 4]: its meld
     pimc: tuple | None     # pimc.Scratch: the sampling player's memory (None: no seat samples)
-    kinds: np.ndarray      # int8[deck size]: a deck other than the 48 cards, shuffled (``deal.deal_kinds``)
 
 
 @njit
@@ -132,7 +131,8 @@ def workspace(tb, max_calls, search, bd):
     reads the calls by)."""
     seats = tb.rules[R.players]
     sides = tb.rules[R.teams]
-    return Work(np.zeros((seats + 1, 24), np.int8), np.empty(48, np.int8),
+    return Work(np.zeros((seats + 1, 24), np.int8),
+                np.empty(seats * tb.rules[R.hand_size] + tb.rules[R.kitty], np.int8),
                 np.empty((max_calls, 2), np.int32), np.zeros((2, 12), np.int8),
                 np.empty((MAX_TRICKS, 4), np.int8), np.empty((MAX_TRICKS, 3), np.int32),
                 np.empty((seats, 4), np.int32), np.empty((seats, N_SITUATIONS), np.float64),
@@ -142,7 +142,7 @@ def workspace(tb, max_calls, search, bd):
                       np.zeros(seats, np.int64), np.zeros(N_KINDS, np.int64)),
                 np.zeros(seats, np.bool_), new_pass_scratch(),
                 np.empty((seats + 1, N_KINDS), np.int8), np.empty((seats, 4), np.int32),
-                _sampling_scratch(seats, sides, search, bd), np.empty(tb.kinds.shape[0], np.int8))
+                _sampling_scratch(seats, sides, search, bd))
 
 
 def _sampling_scratch(seats, sides, search, bd):
@@ -165,26 +165,31 @@ def _sampling_scratch_kernel(seats, sides, search, bd):
 def with_record(w, calls, passes, tricks, tinfo):
     """``w`` writing its hand record into the given arrays."""
     return Work(w.hands, w.deck, calls, passes, tricks, tinfo, w.melds, w.worth, w.trumps, w.team,
-                w.team_meld, w.team_dix, w.score, w.hs, w.passed, w.pw, w.dealt, w.dealt_melds, w.pimc,
-                w.kinds)
+                w.team_meld, w.team_dix, w.score, w.hs, w.passed, w.pw, w.dealt, w.dealt_melds, w.pimc)
 
 
 @ijit
 def deal_hands(seed, i, tb, w):
-    """Deal ``i`` of variant ``tb`` into ``w.hands`` (the kitty last)."""
-    if tb.kinds.shape[0]:
-        deal_kinds(seed, i, tb.kinds, w.kinds, w.hands, tb.rules[R.players], tb.rules[R.hand_size])
+    """Deal ``i`` of variant ``tb`` into ``w.hands`` (the kitty last). A deck other than the 48
+    cards is read from the rules (``copies``, ``absent_kinds``), not from an array of the
+    variant's tables: every call that passes the tables would pass it too."""
+    rules = tb.rules
+    if w.deck.shape[0] == DECK_SIZE:
+        deal_one(seed, i, w.deck, w.hands, rules[R.players], rules[R.hand_size])
     else:
-        deal_one(seed, i, w.deck, w.hands, tb.rules[R.players], tb.rules[R.hand_size])
+        order_deck(rules[R.copies], rules[R.absent_kinds], w.deck)
+        deal_ordered(seed, i, w.deck, w.hands, rules[R.hand_size])
 
 
 @njit
 def _deal_around(seed, i, seat, fixed, tb, hands, w):
     """Deal ``i`` of variant ``tb`` into ``hands`` with ``seat`` holding ``fixed``."""
-    if tb.kinds.shape[0]:
-        deal_kinds_around(seed, i, seat, fixed, tb.kinds, w.kinds, hands, tb.rules[R.players], tb.rules[R.hand_size])
+    rules = tb.rules
+    if w.deck.shape[0] == DECK_SIZE:
+        deal_around(seed, i, seat, fixed, w.deck, hands, rules[R.players], rules[R.hand_size])
     else:
-        deal_around(seed, i, seat, fixed, w.deck, hands, tb.rules[R.players], tb.rules[R.hand_size])
+        deal_kinds_around(seed, i, seat, fixed, rules[R.copies], rules[R.absent_kinds], w.deck, hands,
+                          rules[R.hand_size])
 
 
 @njit

@@ -18,7 +18,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..specs import split_spec
-from .cards import DECK48, MAX_COPIES, deck_cards, deck_copies, deck_kinds, kind_counts
+from .cards import DECK48, MAX_COPIES, deck_cards, deck_copies, kind_counts
 from .melds import COMBOS, RUN_MARRIAGE, cross_tables, instance_table, suit_configs, suit_tables
 
 #: A meld's values for one, two (three, four) copies.
@@ -673,7 +673,6 @@ class Tables(NamedTuple):
     rules: np.ndarray        # int64[len(RULE_FIELDS)]: choices as their index in CHOICES
     team: np.ndarray         # int64[players]: the side each seat plays for
     partner: np.ndarray      # int64[players]: the seat across, or -1 without partners
-    kinds: np.ndarray        # int8[deck size]: the deck by kind for ``deal.deal_kinds`` (empty: the 48 cards)
 
 
 @functools.cache
@@ -699,8 +698,7 @@ def compile_variant(v: Variant) -> Tables:
                   np.asarray(v.card_points, np.int32),
                   np.array([v.card_points.index(p) for p in v.card_points], np.int64), rules,
                   np.array([v.team(p) for p in seats], np.int64),
-                  np.array([-1 if v.partner(p) is None else v.partner(p) for p in seats], np.int64),
-                  deck_kinds(v.deck))
+                  np.array([-1 if v.partner(p) is None else v.partner(p) for p in seats], np.int64))
 
 
 def meld_unit(v: Variant) -> int:

@@ -103,6 +103,8 @@ results: $(BASE)
 	  $(BIN)/pinochle-sim calibrate --variant $$v --deals 200000 --seed 11 \
 	    --csv results/calibration_$$v.csv --plot results/calibration_$$v.png > results/calibration_$$v.txt || exit 1; \
 	done
+	$(BIN)/pinochle-sim calibrate --variant double-deck --deals 200000 --seed 11 --against tricks \
+	  --csv results/calibration_double-deck_against-tricks.csv > results/calibration_double-deck_against-tricks.txt
 	for v in $(FOUR_HAND); do \
 	  $(BIN)/pinochle-sim calibrate --variant $$v --deals 200000 --seed 11 --against tricks \
 	    --csv results/calibration_$${v}_against-tricks.csv > results/calibration_$${v}_against-tricks.txt || exit 1; \

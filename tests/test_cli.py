@@ -56,6 +56,8 @@ def test_meld_command(capsys):
      "built yet"),
     (("simulate", "--variant", "double-deck", "--deals", "10", "--dd", "5"), "double-dummy solver is not built yet"),
     (("compare", "classic", "double-deck", "--deals", "100"), "double-deck deals 4x20"),
+    (("play", "--variant", "classic:deck=2/2/2/2/2/1,hand_size=11"), "deck=2/2/2/2/2/1: hands are played from a "
+     "deck of two or four copies"),
 ])
 def test_errors_are_one_line(capsys, args, message):
     code, out, err = run(capsys, *args)

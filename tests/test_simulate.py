@@ -26,6 +26,17 @@ def test_records_obey_every_rule(name, policy):
         check_record(rec, v)
 
 
+def test_a_deck_of_48_other_cards_is_dealt_as_itself():
+    """Seed 003's four copies of A, 10, K and nothing else, twelve a seat: 48 cards, but not the
+    48 of the other games, so dealt from its own kinds (a deck as long as the standard one once
+    went through the standard dealer); every record replays clean in the rule checker."""
+    v = ps.variant("double-deck", deck=(4, 4, 4, 0, 0, 0), hand_size=12, pass_cards=3)
+    recs = records(v, deals=40, seed=5)
+    for rec in recs:
+        check_record(rec, v)
+    assert {c[0] for rec in recs for h in rec["hands"] for c in h} == {"A", "T", "K"}
+
+
 options = st.fixed_dictionaries({
     "must_trump": st.booleans(), "must_head": st.booleans(), "must_overtrump": st.booleans(),
     "first_lead": st.sampled_from(["bidder", "dealer_left"]),

@@ -27,7 +27,7 @@ from numba.extending import overload
 from .._numba import bjit, copy_into, copy_rows, ijit, in_spans, njit
 from .auction import (MAX_CARDS, MAX_TRUMPS, N_BANDS, N_SITUATIONS, Bidding, choose_trump, compile_bidding,
                       continue_auction, hand_worth, kept, over_partner, run_auction)
-from .cards import DECK_SIZE, N_KINDS, NINE
+from .cards import N_KINDS, NINE
 from .deal import BLOCK, deal_around, deal_kinds_around, deal_one, deal_ordered, order_deck, stream
 from .meld import hand_meld_all_trumps
 from .melds import DIX
@@ -174,18 +174,26 @@ def deal_hands(seed, i, tb, w):
     cards is read from the rules (``copies``, ``absent_kinds``), not from an array of the
     variant's tables: every call that passes the tables would pass it too."""
     rules = tb.rules
-    if w.deck.shape[0] == DECK_SIZE:
+    if _deck48(rules):
         deal_one(seed, i, w.deck, w.hands, rules[R.players], rules[R.hand_size])
     else:
         order_deck(rules[R.copies], rules[R.absent_kinds], w.deck)
         deal_ordered(seed, i, w.deck, w.hands, rules[R.hand_size])
 
 
+@ijit
+def _deck48(rules):
+    """The variant deals the 48 cards (:func:`deal.deal_one`, a word at a time): two copies of
+    every kind. A deck of another size, or of 48 other cards (``deck=4/4/4/0/0/0``), is dealt
+    from its kinds in order."""
+    return rules[R.copies] == 2 and rules[R.absent_kinds] == 0
+
+
 @njit
 def _deal_around(seed, i, seat, fixed, tb, hands, w):
     """Deal ``i`` of variant ``tb`` into ``hands`` with ``seat`` holding ``fixed``."""
     rules = tb.rules
-    if w.deck.shape[0] == DECK_SIZE:
+    if _deck48(rules):
         deal_around(seed, i, seat, fixed, w.deck, hands, rules[R.players], rules[R.hand_size])
     else:
         deal_kinds_around(seed, i, seat, fixed, rules[R.copies], rules[R.absent_kinds], w.deck, hands,
@@ -589,6 +597,7 @@ class Loop(NamedTuple):
     @classmethod
     def build(cls, v: Variant, bidding: Bidding, policy: str | list[str] = DEFAULT_POLICY,
               forced_bidder: int = -1) -> Loop:
+        v.require_play()
         tb = compile_variant(v)
         codes = policy_codes(v, policy)[1]
         if (codes[:, 0] == PIMC).any():

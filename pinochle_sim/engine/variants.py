@@ -122,8 +122,8 @@ class Variant:
             if len(getattr(self, name)) != self.copies:
                 raise VariantError(f"{name}={format_value(getattr(self, name))}: expected {_LEVELS[self.copies]} "
                                    f"(one value per copies held: the deck has {self.copies} of each card)")
-        if self.playing_1000 and self.copies != 2:
-            raise VariantError("playing_1000=true: seed 004's sure sweep is read for a deck of two copies of a card")
+        if self.playing_1000 and self.deck != DECK48:
+            raise VariantError("playing_1000=true: seed 004's sure sweep is read for the 48-card deck")
         if self.pass_cards > self.hand_size:
             raise VariantError(f"pass_cards={self.pass_cards}: more than a hand")
         if self.raise_min % self.raise_step:
@@ -154,6 +154,19 @@ class Variant:
     def absent_kinds(self) -> int:
         """The kinds the deck lacks, as a mask (double-deck's nines; none in the 48 cards)."""
         return sum(1 << k for k, n in enumerate(self.deck_counts) if n == 0)
+
+    @property
+    def playable(self) -> bool:
+        """Whether the hand kernels play this deck: two or four copies of every card it holds (the
+        48 cards, double-deck's 80, or such a deck without some ranks); the hand state reads
+        those two depths, and the dealer reads the deck from ``copies`` and ``absent_kinds``."""
+        return self.copies in (2, 4) and all(n in (0, self.copies) for n in self.deck)
+
+    def require_play(self) -> None:
+        """Refuse, in one line, to play a deck the hand kernels cannot (meld and odds take any)."""
+        if not self.playable:
+            raise VariantError(f"deck={format_value(self.deck)}: hands are played from a deck of two or four "
+                               "copies of every card it holds (meld and odds take any deck)")
 
     @property
     def solvable(self) -> bool:

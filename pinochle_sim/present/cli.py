@@ -698,10 +698,9 @@ def cmd_strength(args: argparse.Namespace) -> None:
     if args.deals < 2:
         raise UserError("--deals must be at least 2")
     _dd_trick(args)
-    # the double-dummy yardstick by default where the solver reads the deck (not double-deck's)
-    dd = args.dd if args.dd is not None else 4 if args.variant.solvable else None
     r = strength(args.variant, args.policy, args.against, args.deals, args.seed, _strategy(args.bidding),
-                 None if args.no_dd else dd, _where(args), not args.quiet, args.metric)
+                 None if args.no_dd else (4 if args.dd is None else args.dd), _where(args), not args.quiet,
+                 args.metric)
     if args.json:
         print(json.dumps(r, indent=2))
         return

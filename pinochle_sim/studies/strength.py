@@ -38,7 +38,8 @@ def strength(v: Variant | str, policy: str, against: str, deals: int = 2000, see
     ``diff``: ``policy``'s side's trick points per hand (``metric="score"``: its score for the
     hand) minus ``against``'s (three-hand: its seat's minus the mean of the other two), over every
     seating (four-hand: both sides; three-hand: each seat), per deal, with its standard error
-    ``se`` and 95% interval; thrown-in deals are left out. With ``dd_from`` (four-hand),
+    ``se`` and 95% interval; thrown-in deals are left out. With ``dd_from`` (four-hand, a deck the
+    solver reads: not double-deck's),
     ``dd_distance``: each policy's side's trick points minus what that side takes when every seat
     plays double dummy from trick ``dd_from`` on (the tricks before it as played): where the two
     policies' play leaves each side against perfect play by both. (With two sides sharing every
@@ -52,7 +53,7 @@ def strength(v: Variant | str, policy: str, against: str, deals: int = 2000, see
     if metric not in METRICS:
         raise ValueError(f"unknown metric {metric!r}; valid: {', '.join(METRICS)}")
     seatings = 2 if v.teams == 2 else v.players
-    dd_from = dd_from if v.teams == 2 else None
+    dd_from = dd_from if v.teams == 2 and v.solvable else None
     setups = [Setup(v, _seating(v, policy, against, r), bidding) for r in range(seatings)]
     t0 = time.perf_counter()
     frames = [play(s, deals, seed, dd_from=dd_from, where=where, progress=progress) for s in setups]

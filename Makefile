@@ -7,7 +7,6 @@ STAMP := $(VENV)/.installed
 
 VARIANTS := thousand modern-15 modern classic classic-pass4 three-hand double-deck
 # the 48-card games: the sampling player (pimc) and the double-dummy solver read no deck of four copies yet
-PIMC_VARIANTS := thousand modern-15 modern classic classic-pass4 three-hand
 FOUR_HAND := thousand modern-15 modern classic classic-pass4
 CHART_DEALS ?= 500000
 RESULTS_DEALS ?= 1000000
@@ -65,7 +64,7 @@ results: $(BASE)
 	  $(BIN)/pinochle-sim bid-chart --variant $$v --deals $(RESULTS_DEALS) --seed 1 --auction-model \
 	    --out results/$$v || exit 1; \
 	done
-	for v in $(PIMC_VARIANTS); do \
+	for v in $(VARIANTS); do \
 	  $(BIN)/pinochle-sim bid-chart --variant $$v --policy pimc --deals $(PIMC_DEALS) --seed 1 -q --out results/$$v > /dev/null || exit 1; \
 	done
 	$(BIN)/pinochle-sim odds --variant classic --deals 2000000 --seed 1 -q --out results/odds_classic.json > /dev/null

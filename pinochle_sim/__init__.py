@@ -45,7 +45,7 @@ _EXPORTS = {
     "iter_play": "simulate", "play": "simulate", "simulate": "simulate", "bid_table": "tables",
     "declarer_stats": "declarer", "partner_adds": "tables", "rule_of_thumb": "tables",
     "compare": "compare", "double_dummy": "dd", "bid_chart": "chart", "PRESETS": "variants",
-    "PLAYABLE": "variants", "SOLVABLE": "variants", "Variant": "variants", "VariantError": "variants",
+    "PLAYABLE": "variants", "Variant": "variants", "VariantError": "variants",
     "variant": "variants",
 }
 

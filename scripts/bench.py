@@ -451,8 +451,8 @@ def main(argv: list[str] | None = None) -> int:
         report = measure(args.deals, args.repeat)
     if args.dd_deals:
         threads = set_threads(1)
-        report["double_dummy_8_tricks_left"] = {v: double_dummy_speed(v, args.dd_deals)
-                                                for v in ("classic", "thousand")}
+        report["double_dummy_8_tricks_left"] = {v: double_dummy_speed(v, args.dd_deals, ps.variant(v).dd_trick)
+                                                for v in ("classic", "thousand", "double-deck")}
         set_threads(threads)
     if args.dd_full_deals:
         threads = set_threads(1)

@@ -5,9 +5,10 @@
 
 Two measures. Against double dummy: each deal is bid (each variant's default bidding) and played
 by one policy at every seat; the same deal is then solved with every seat playing perfectly with
-all cards visible from trick 4 on (the first four tricks as played). The double-dummy value of a
-full hand (trick 0) costs seconds to minutes a deal (see docs/double-dummy.md), so the yardstick starts at
-trick 4. Head to head: ``pinochle-sim strength`` on duplicate deals for every pair of policies.
+all cards visible from trick 4 on (the first four tricks as played; double-deck: the last eight
+of its twenty). The double-dummy value of a full hand (trick 0) costs seconds to minutes a deal
+(see docs/double-dummy.md), so the yardstick starts at trick 4. Head to head: ``pinochle-sim
+strength`` on duplicate deals for every pair of policies.
 """
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ from pinochle_sim.studies.dd import play_gap
 from pinochle_sim.files import atomic_write
 from pinochle_sim.studies.strength import strength
 
-VARIANTS = ("thousand", "modern-15", "modern", "classic", "classic-pass4", "three-hand")
+VARIANTS = ("thousand", "modern-15", "modern", "classic", "classic-pass4", "three-hand", "double-deck")
 POLICIES = ("random", "heuristic", "contract", "pimc")
 GAP_POLICIES = ("heuristic", "contract", "pimc")
 OUT = Path(__file__).resolve().parent.parent / "results" / "play_strength.md"
@@ -36,7 +37,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--deals", type=int, default=2000, help="duplicate deals per pair and variant")
     p.add_argument("--gap-deals", type=int, default=1000, help="deals per policy and variant against double dummy")
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--dd-from", type=int, default=4)
+    p.add_argument("--dd-from", type=int, default=-1,
+                   help="the double-dummy yardstick's first trick (default: 4; double-deck 12, the last eight)")
     p.add_argument("--out", default=str(OUT))
     p.add_argument("--variants", nargs="+", choices=VARIANTS, default=list(VARIANTS),
                    help="measure these only; the other variants' rows are kept from the JSON file")
@@ -79,12 +81,13 @@ def main(argv: list[str] | None = None) -> int:
         "## Against double dummy",
         "",
         f"{args.gap_deals:,} deals per variant and policy, seed {args.seed}, each variant's default bidding; "
-        f"every seat plays the policy. Double dummy: every seat plays perfectly with all cards visible from "
-        f"trick {args.dd_from} on, the tricks before it as played. Points are the bid winner's side's "
+        "every seat plays the policy. Double dummy: every seat plays perfectly with all cards visible from "
+        + (f"trick {args.dd_from}" if args.dd_from >= 0 else "trick 4 (double-deck: 12, the last eight of its twenty)")
+        + " on, the tricks before it as played. Points are the bid winner's side's "
         "trick points (three-hand: the bid winner's, its discard included), on each variant's own scale "
-        "(250 a hand; 25 in modern, modern-15 and three-hand). Gap = double dummy minus actual, per deal, "
-        "with its 95% interval; both sides' errors enter it, so a small gap can hide errors that cancel "
-        "(the mean absolute gap shows them). In three-hand the two other seats play double dummy as one "
+        "(250 a hand; 25 in modern, modern-15 and three-hand; 50 in double-deck). Gap = double dummy minus "
+        "actual, per deal, with its 95% interval; both sides' errors enter it, so a small gap can hide errors "
+        "that cancel (the mean absolute gap shows them). In three-hand the two other seats play double dummy as one "
         "side against the bid winner, so its double-dummy value sits below what it takes from two separate "
         "players.",
         "",

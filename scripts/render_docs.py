@@ -29,9 +29,10 @@ RESULTS = ROOT / "results"
 #: The files whose figures are rendered (docs/bidding.md is rendered whole elsewhere).
 DOCS = ("README.md", "docs/card-play.md", "docs/three-hand.md", "docs/meld-odds.md", "docs/speed.md",
         "docs/double-dummy.md", "docs/long-runs.md", "docs/commands.md", "docs/architecture.md",
-        "docs/auction-model.md")
+        "docs/auction-model.md", "docs/double-deck.md")
 MARKER = re.compile(r"<!-- (fig|table) ([^>]*?) -->(.*?)<!-- /\1 -->", re.S)
 VARIANTS = ("thousand", "modern-15", "modern", "classic", "classic-pass4", "three-hand")
+PLAYED = (*VARIANTS, "double-deck")  # the tables of the card play and the bid tables
 SMALL = ("modern-15", "modern", "three-hand", "double-deck")  # the 25- and 50-point games: one more decimal
 
 
@@ -100,9 +101,9 @@ def fig_rule(variant: str, policy: str = "contract", intervals: str = "no") -> s
 def table_rules() -> str:
     rows = ["| variant | play | expected side total when your seat is made to declare (not when it wins an "
             "auction: see `auction_winners.csv`) |", "|---|---|---|"]
-    for v in (*VARIANTS, "double-deck"):  # double-deck: no pimc yet
+    for v in PLAYED:
         meld = "your meld (15 cards, before the kitty)" if v == "three-hand" else "your meld"
-        for policy in ("contract",) if v == "double-deck" else ("contract", "pimc"):
+        for policy in ("contract", "pimc"):
             rows.append(f"| `{v}` | `{policy}` | {meld} + {fig_rule(v, policy, 'yes')} |")
     return "\n".join(rows)
 
@@ -127,7 +128,7 @@ def policy_shift(variant: str, policy: str = "pimc", min_hands: int = 100) -> di
 def table_shift() -> str:
     rows = ["| variant | side total, `pimc` minus `contract` (95% interval) | cells | their `pimc` hands | "
             "67% bid higher / lower under `pimc` |", "|---|---:|---:|---:|---|"]
-    for v in VARIANTS:
+    for v in PLAYED:
         s = policy_shift(v)
         digits = 2 if v in SMALL else 1
         rows.append(f"| `{v}` | {s['diff']:+.{digits}f} (±{s['ci']:.{digits}f}) | {s['cells']} | {s['hands']:,} | "
@@ -162,7 +163,7 @@ def fig_strength(variant: str, policy: str, against: str, what: str = "diff") ->
 def table_strength() -> str:
     rows = ["| variant | contract - heuristic | pimc - heuristic | pimc - contract | pimc against double dummy "
             "(gap, mean abs.) | heuristic against double dummy | pimc hands/s |", "|---|---|---|---|---|---|---:|"]
-    for v in VARIANTS:
+    for v in PLAYED:
         d = 2 if v in SMALL else 1
         gaps = [_gap(v, p) for p in ("pimc", "heuristic")]
         rows.append(" | ".join([f"| {v}", fig_strength(v, "contract", "heuristic"),

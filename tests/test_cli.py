@@ -52,9 +52,7 @@ def test_meld_command(capsys):
     (("meld", "AS TS", "--variant", "double-deck"), "a hand has 20 cards, got 2"),
     (("meld", "AS", "--any-size", "--variant", "double-deck:run=15/150"), "run=15/150: expected "
      "single/double/triple/quadruple"),
-    (("play", "--variant", "double-deck", "--policy", "pimc"), "double-deck: the sampling player (pimc) is not "
-     "built yet"),
-    (("simulate", "--variant", "double-deck", "--deals", "10", "--dd", "5"), "double-dummy solver is not built yet"),
+    (("simulate", "--variant", "double-deck", "--deals", "10", "--dd", "20"), "--dd is a trick number from 0 to 19"),
     (("compare", "classic", "double-deck", "--deals", "100"), "double-deck deals 4x20"),
     (("play", "--variant", "classic:deck=2/2/2/2/2/1,hand_size=11"), "deck=2/2/2/2/2/1: hands are played from a "
      "deck of two or four copies"),
@@ -73,6 +71,15 @@ def test_double_deck_meld_and_odds(capsys):
     report = json.loads(out)
     assert code == 0 and report["variant"] == "double-deck" and report["cards"] == 20
     assert "quadruple_pinochle" in report["events"] and "nine_of_trump_given_suit" not in report["events"]
+
+
+def test_double_deck_solves_three_copies_in_a_hand(capsys):
+    """Double-deck's positions go to the solver: three aces of spades in one hand, another in the
+    next; the first ace led wins every trick (a card must rank strictly higher to beat), so seat
+    0's side takes all twelve points and the last trick's 2 (exhaustive minimax agrees)."""
+    code, out, _ = run(capsys, "dd", "AS AS AS", "AS TS TS", "TS TS KS", "KS KS KS", "-t", "H",
+                       "--variant", "double-deck")
+    assert code == 0 and "best AS, 14 points" in out
 
 
 def test_odds_exact_and_simulated(capsys, tmp_path):

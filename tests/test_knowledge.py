@@ -20,7 +20,7 @@ from pinochle_sim.engine.search import Position
 from pinochle_sim.engine.tricks import Hands, policy_row
 from pinochle_sim.engine.hand import max_calls
 from pinochle_sim.studies.simulate import Setup
-from pinochle_sim.engine.variants import PRESETS, SOLVABLE, compile_variant, variant
+from pinochle_sim.engine.variants import PLAYABLE, PRESETS, compile_variant, variant
 from pinochle_sim.studies.records import records
 
 SUITS = "SHDC"
@@ -113,14 +113,14 @@ def test_what_seats_know_holds_for_the_real_hands(name):
                         assert (seen.known[o, q] <= held).all()
                     assert not any(held[k] and seen.forbid[q] >> k & 1 for k in range(24))
             h1, h2 = to_masks(hands[seat])
-            assert prepare(seen, seat, h1, h2, p1, p2, sampler) > 0
+            assert prepare(seen, seat, h1, h2, p1, p2, v.copies > 2, sampler) > 0
             # the masks kept beside the counts say the same, and the cards a seat cannot place
             # (counted by kind and as a mask) are the copies neither played, held nor known
             for o in range(v.players):
                 for q in range(v.players + 1):
                     assert (seen.kmask[o, q], seen.kmask2[o, q]) == to_masks(seen.known[o, q])
             pool = np.zeros(24, np.int64)
-            mask = pool_of(seen, seat, h1, h2, p1, p2, pool)
+            mask = pool_of(seen, seat, h1, h2, p1, p2, False, pool)
             known = seen.known[seat].sum(axis=0)
             naive = [2 - (p1 >> k & 1) - (p2 >> k & 1) - hands[seat, k] - known[k] for k in range(24)]
             assert pool.tolist() == naive and mask == sum(1 << k for k in range(24) if naive[k] > 0)
@@ -135,16 +135,20 @@ def test_what_seats_know_holds_for_the_real_hands(name):
 def test_what_seats_know_of_four_copies_holds_for_the_real_hands():
     """Seed 003's double-deck, under the contract player: what each seat knows another holds is
     held, what it rules out is not, its masks say what its counts do, and the cards a seat cannot
-    place are the copies of four neither played, held nor known; every card a seat holds is one
-    the others may think it holds."""
+    place are the copies of four neither played, held nor known (by kind and as a mask); every
+    card a seat holds is one the others may think it holds, and the sampler counts layouts."""
     v = variant("double-deck")
     checked = 0
+    sampler = new_sampler()
+    pool = np.zeros(24, np.int64)
     for seen, hands, seat, p1, p2, h1, h2 in _positions(v, 12, seed=4):
         pooled = pool_mask(seen, seat, h1, h2, p1, p2, True)
         known = seen.known[seat].sum(axis=0)
         played = [copies_in(p1, p2, 1 << k) for k in range(24)]
         naive = [4 - played[k] - hands[seat, k] - known[k] for k in range(24)]
         assert pooled == sum(1 << k for k in range(24) if naive[k] > 0)
+        assert pool_of(seen, seat, h1, h2, p1, p2, True, pool) == pooled and pool.tolist() == naive
+        assert prepare(seen, seat, h1, h2, p1, p2, True, sampler) > 0
         for q in range(v.players):
             assert (seen.kmask[seat, q], seen.kmask2[seat, q]) == to_masks(seen.known[seat, q])
             if q != seat:
@@ -179,7 +183,7 @@ def test_worlds_drawn_with_infer_agree_with_the_meld_shown(name):
             continue
         for seen, hands, seat, _j, _lead, _win, trump, p1, p2 in list(_replay(rec, v))[:3 * v.players]:
             h1, h2 = to_masks(hands[seat])
-            assert prepare(seen, seat, h1, h2, p1, p2, sc.sampler) > 0
+            assert prepare(seen, seat, h1, h2, p1, p2, v.copies > 2, sc.sampler) > 0
             for infer in (0, 1):
                 state = np.uint64(99)
                 for _ in range(20):
@@ -216,7 +220,7 @@ def test_the_real_hands_agree_with_the_calls_and_worlds_drawn_with_calls_do(name
             if i >= 2 * v.players:
                 continue
             h1, h2 = to_masks(hands[seat])
-            assert prepare(seen, seat, h1, h2, p1, p2, sc.sampler) > 0
+            assert prepare(seen, seat, h1, h2, p1, p2, v.copies > 2, sc.sampler) > 0
             for calls in (0, 1):
                 state = np.uint64(99)
                 for _ in range(10):
@@ -295,7 +299,7 @@ def _small_position(name):
     v = variant(name)
     sampler = new_sampler()
     for seen, _hands, seat, p1, p2, h1, h2 in _positions(v, 30, seed=8):
-        total = prepare(seen, seat, h1, h2, p1, p2, sampler)
+        total = prepare(seen, seat, h1, h2, p1, p2, v.copies > 2, sampler)
         if sampler.pool.sum() > 9:
             continue
         holders, layouts = _brute_force(seen, seat, sampler)
@@ -305,7 +309,7 @@ def _small_position(name):
     raise AssertionError(f"no position of {name} with 20 layouts or more")
 
 
-@pytest.mark.parametrize("name", ["classic", "three-hand"])
+@pytest.mark.parametrize("name", ["classic", "three-hand", "double-deck"])
 def test_draws_follow_the_exact_count(name):
     """The count of layouts equals enumeration, and 20,000 draws land on each layout as often as
     its share of the count says (three-hand: the discard is a holder for the seats that did not
@@ -324,7 +328,7 @@ def test_draws_follow_the_exact_count(name):
             if q == v.players:  # the discard: what the seat's hand and the other hands leave
                 continue
             for k in range(24):
-                c = int(wh1[q] >> k & 1) + int(wh2[q] >> k & 1) - int(seen.known[seat, q, k])
+                c = int(copies_in(wh1[q], wh2[q], 1 << k)) - int(seen.known[seat, q, k])
                 key += [(h, k)] * c
         pile = [h for h, q in enumerate(holders) if q == v.players]
         if pile:
@@ -339,7 +343,7 @@ def test_draws_follow_the_exact_count(name):
         assert abs(got.get(key, 0) / n - p) < 4.5 * math.sqrt(p * (1 - p) / n) + 1e-9
 
 
-@pytest.mark.parametrize("name", ["classic", "three-hand"])
+@pytest.mark.parametrize("name", ["classic", "three-hand", "double-deck"])
 def test_the_chain_walks_the_exact_count(name):
     """Issue 33: the chain of moves (``knowledge.swap``), started from one draw and with every
     move it makes kept, visits each layout as often as its share of the count says (the target
@@ -358,7 +362,7 @@ def test_the_chain_walks_the_exact_count(name):
         key = tuple(sorted((h, k) for h in range(len(holders)) for k in range(24)
                            for _ in range(int(sampler.counts[h, k]))))
         got[key] = got.get(key, 0) + 1
-    assert set(got) <= set(share) and moved > n
+    assert set(got) <= set(share) and moved > n // 2  # (one proposal in six or more made)
     for key, p in share.items():
         assert abs(got.get(key, 0) / n - p) < 10 * math.sqrt(p * (1 - p) / n) + 1e-9, (key, p, got.get(key, 0) / n)
 
@@ -377,7 +381,7 @@ def _taken(rec, v, cards):
     return team
 
 
-@pytest.mark.parametrize("name", list(SOLVABLE))
+@pytest.mark.parametrize("name", list(PLAYABLE))
 def test_playing_for_the_score_values_the_last_card_at_the_hand_score(name):
     """The last card of a hand hides nothing, so its one world is the real one: with
     ``objective=score`` it is worth the hand's score for its side less the others' (their mean,
@@ -420,7 +424,7 @@ def test_playing_for_the_score_values_the_last_card_at_the_hand_score(name):
 
 
 @pytest.mark.parametrize("objective", ["points", "score"])
-@pytest.mark.parametrize("name", list(SOLVABLE))
+@pytest.mark.parametrize("name", list(PLAYABLE))
 def test_sampling_player_reads_no_hidden_card(name, objective):
     """The same seat, cards and knowledge with every card it cannot see dealt otherwise among the
     other seats and, in three-hand, the discard: the same values of every card, the same card and

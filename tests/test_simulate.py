@@ -14,12 +14,11 @@ from pinochle_sim.present.cli import main
 from pinochle_sim.present.show import show_record
 from pinochle_sim.studies.records import records
 from pinochle_sim.studies.simulate import play, simulate
-from pinochle_sim.engine.variants import PLAYABLE, PRESETS, SOLVABLE
+from pinochle_sim.engine.variants import DECK48, PLAYABLE, PRESETS
 
 
 @pytest.mark.parametrize("name,policy", [(name, policy) for name in PLAYABLE
-                                         for policy in ("random", "heuristic", "contract", "pimc:worlds=3")
-                                         if name in SOLVABLE or not policy.startswith("pimc")])
+                                         for policy in ("random", "heuristic", "contract", "pimc:worlds=3")])
 def test_records_obey_every_rule(name, policy):
     v = PRESETS[name]
     for rec in records(v, deals=40 if policy.startswith("pimc") else 120, seed=17, policy=policy):
@@ -55,9 +54,8 @@ options = st.fixed_dictionaries({
 def test_any_option_mix_obeys_the_rules(name, opts, policy, seed):
     if PRESETS[name].players == 3:  # only partners pass cards
         opts = {**opts, "pass_cards": 0}
-    if name not in SOLVABLE:  # double-deck: no sampling player, and 004's sweep is a 48-card rule
+    if PRESETS[name].deck != DECK48:  # double-deck: 004's sweep is a 48-card rule
         opts = {**opts, "playing_1000": False}
-        policy = "contract" if policy.startswith("pimc") else policy
     v = ps.variant(name, stuck_bid=max(PRESETS[name].opening_bid - 1, 1), **opts)
     # a fixed bidding strategy: the default would build an auction model for every option mix
     for rec in records(v, deals=6, seed=seed, policy=policy, bidding="formula"):

@@ -35,10 +35,10 @@ from .passing import discard, new_pass_scratch, pass_cards, sure_sweep
 from .knowledge import new_seen, note_calls, start_seen
 from .pimc import new_scratch
 from .play import to_masks
-from .tricks import CONTRACT, DEFAULT_POLICY, PIMC, MAX_TRICKS, Hands, play_tricks, policy_row, search_room
+from .tricks import CONTRACT, DEFAULT_POLICY, MAX_TRICKS, Hands, play_tricks, policy_row, search_room
 from .scoring import banked_meld, score_hand, score_playing_1000
 from .search import trick_start_value
-from .variants import BIDDER_LEADS, R, Variant, VariantError, band_width, compile_variant
+from .variants import BIDDER_LEADS, R, Variant, band_width, compile_variant
 
 #: The columns of a summary row, for the largest table (four seats' meld, three sides' points,
 #: tricks, counters and scores); a variant's frame keeps its own (:func:`columns`).
@@ -600,8 +600,6 @@ class Loop(NamedTuple):
         v.require_play()
         tb = compile_variant(v)
         codes = policy_codes(v, policy)[1]
-        if (codes[:, 0] == PIMC).any():
-            v.require_solver("the sampling player (pimc)")
         return cls(int(forced_bidder), tb, bidding, codes, search_room(tb, codes), max_calls(v))
 
     @property
@@ -635,9 +633,6 @@ def play_rows_dd(loop: Loop, seed: int, start: int, n: int, dd_from: int) -> tup
     start, n = _deals(start, n)
     if loop.forced_bidder == EVERY_SEAT:
         raise ValueError("double dummy is played one declaring seat at a time")
-    if loop.tables.rules[R.copies] > 2:
-        raise VariantError("the double-dummy solver is not built yet for a deck of four copies of a card "
-                           "(double-deck)")
     if not 0 <= dd_from < loop.tables.rules[R.hand_size]:
         raise ValueError(f"dd_from is a trick number from 0 to {loop.tables.rules[R.hand_size] - 1}")
     rows = np.empty((n, len(COLUMNS)), np.int32)

@@ -39,19 +39,19 @@ import numpy as np
 
 from .._numba import bjit, copy_into, ijit, njit
 from .auction import N_SITUATIONS, hand_worth, over_partner, situation_of
-from .cards import COPIES, N_KINDS, NINE
+from .cards import COPIES, MAX_COPIES, N_KINDS, NINE
 from .deal import below, next64
 from .meld import hand_meld_all_trumps, meld_used
 from .melds import DIX
-from .play import ABOVE, ALL, SUIT, beats, copies_in, drop, suit_mask, to_masks
+from .play import ABOVE, ALL, HIGH, SUIT, beats, copies_in, drop, suit_mask, to_masks
 from .variants import R
 
 MAX_HOLDERS = 3   # the other seats of four-hand; two seats and the discard in three-hand
-MAX_NEED = 16     # the most hidden cards one holder can lack (15 in three-hand), plus one
-_SPLITS = np.array([[a, b, n - a - b] for n in range(COPIES + 1) for a in range(n + 1) for b in range(n - a + 1)],
-                   np.int64)  # every split of 0, 1 or 2 copies among three holders, by n
-_SPLIT_START = np.array([0, 1, 4, 10], np.int64)
-_FACT = np.array([1.0, 1.0, 2.0, 6.0])
+MAX_NEED = 21     # the most hidden cards one holder can lack (20 in double-deck), plus one
+_SPLITS = np.array([[a, b, n - a - b] for n in range(MAX_COPIES + 1) for a in range(n + 1) for b in range(n - a + 1)],
+                   np.int64)  # every split of 0 to 4 copies among three holders, by n
+_SPLIT_START = np.cumsum([0] + [(n + 1) * (n + 2) // 2 for n in range(MAX_COPIES + 1)]).astype(np.int64)
+_FACT = np.array([1.0, 1.0, 2.0, 6.0, 24.0])
 _TO_UNIT = 1.0 / 2.0 ** 53
 
 
@@ -231,12 +231,18 @@ def _pool_of_four(known, h1, h2, p1, p2):
     card stays as small as the 48-card deck needs."""
     out = 0
     for k in range(N_KINDS):
-        n = copies_in(h1, h2, 1 << k) + copies_in(p1, p2, 1 << k)
-        for q in range(known.shape[0]):
-            n += known[q, k]
-        if n < 4:
+        if _left_of_four(known, k, h1, h2, p1, p2) > 0:
             out |= 1 << k
     return out
+
+
+@ijit
+def _left_of_four(known, k, h1, h2, p1, p2):
+    """The copies of kind ``k`` in a deck of four that are not played, held or known."""
+    n = MAX_COPIES - copies_in(h1, h2, 1 << k) - copies_in(p1, p2, 1 << k)
+    for q in range(known.shape[0]):
+        n -= known[q, k]
+    return n
 
 
 @ijit
@@ -247,10 +253,17 @@ def _unplaced(ks1, ks2, h1, h2, p1, p2):
 
 
 @ijit
-def pool_of(seen, o, h1, h2, p1, p2, pool):
+def pool_of(seen, o, h1, h2, p1, p2, four, pool):
     """``pool[k]``: the copies of kind ``k`` whose holder seat ``o`` (hand ``h1``/``h2``) does not
-    know, ``p1``/``p2`` being the kinds played once and twice; returns the mask of kinds with a
-    copy in the pool (:func:`pool_mask`)."""
+    know, ``p1``/``p2`` being the cards played (as in :func:`pool_mask`, ``four`` too); returns
+    the mask of kinds with a copy in the pool (:func:`pool_mask`)."""
+    if four:
+        out = 0
+        for k in range(N_KINDS):
+            pool[k] = _left_of_four(seen.known[o], k, h1, h2, p1, p2)
+            if pool[k] > 0:
+                out |= 1 << k
+        return out
     ks1, ks2 = known_masks(seen, o)
     for k in range(N_KINDS):
         pool[k] = (COPIES - ((p1 >> k) & 1) - ((p2 >> k) & 1) - ((h1 >> k) & 1) - ((h2 >> k) & 1)
@@ -266,11 +279,12 @@ def may_hold(seen, o, q, pooled):
 
 
 @njit
-def prepare(seen, o, h1, h2, p1, p2, sp):
+def prepare(seen, o, h1, h2, p1, p2, four, sp):
     """Count the layouts of the cards seat ``o`` cannot see (see the module docstring) into the
-    :class:`Sampler` ``sp``; returns their number (0 only if what ``o`` knows is inconsistent)."""
+    :class:`Sampler` ``sp``; returns their number (0 only if what ``o`` knows is inconsistent).
+    ``p1``/``p2`` and ``four`` as in :func:`pool_mask`."""
     ways, pool, holders, need, rest, _ = sp
-    pool_of(seen, o, h1, h2, p1, p2, pool)
+    pool_of(seen, o, h1, h2, p1, p2, four, pool)
     holders[:] = -1
     need[:] = 0
     m = 0
@@ -377,9 +391,9 @@ def compose(seen, o, h1o, h2o, sp, h1, h2):
                 if holders[h] == q:
                     n += counts[h, k]
             if n > 0:
-                c1 |= 1 << k
+                c1 |= (1 << k) | (np.int64(n > 2) << (k + HIGH))
             if n > 1:
-                c2 |= 1 << k
+                c2 |= (1 << k) | (np.int64(n > 3) << (k + HIGH))
         h1[q], h2[q] = c1, c2
 
 
@@ -438,7 +452,7 @@ def _meld_hand(seen, q, h1, h2, tb, hand, melds):
     """Seat ``q``'s meld hand in the layout ``h1``/``h2``: its cards now and those it has played
     (into ``hand``), and its meld in every trump (into ``melds``)."""
     for k in range(N_KINDS):
-        hand[k] = ((h1[q] >> k) & 1) + ((h2[q] >> k) & 1) + seen.played[q, k]
+        hand[k] = copies_in(h1[q], h2[q], 1 << k) + seen.played[q, k]
     hand_meld_all_trumps(hand, tb, melds)
 
 

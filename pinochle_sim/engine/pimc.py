@@ -39,8 +39,8 @@ from .auction import N_SITUATIONS
 from .cards import N_KINDS
 from .knowledge import (MAX_HOLDERS, Sampler, agrees_with_calls, agrees_with_meld, compose, draw, new_sampler,
                         prepare, swap, unswap)
-from .play import (ALL, RANK, choose_follow, choose_lead, legal_mask, lsb, partner_safe, popcount, take,
-                   trick_step)
+from .play import (ALL, RANK, add_copy, all_out, choose_follow, choose_lead, legal_mask, lsb, partner_safe,
+                   popcount, take, trick_step)
 from .search import Position, fresh_space, in_hands, new_space, solve_moves
 from .scoring import score_hand
 from .variants import R
@@ -104,11 +104,12 @@ def rollout(h1, h2, pos, first, p1, p2, trump, bidder_team, draw_trump_min, max_
     rules, points, team, partner = tb.rules, tb.card_points, tb.team, tb.partner
     seats = h1.shape[0]
     seat, j, lead, win, win_seat, _, pot, cards, _ = pos
+    four = rules[R.copies] > 2
     got = 0
     card = first
     while cards > 0:
         if card < 0:
-            unseen = ALL & ~(h2[seat] | p2 | (h1[seat] & p1))
+            unseen = ALL & ~all_out(h1[seat], h2[seat], p1, p2, four)
             if j == 0:
                 card = choose_lead(h1[seat], h2[seat], unseen, trump, team[seat] == bidder_team, points,
                                    draw_trump_min, 0)
@@ -122,10 +123,7 @@ def rollout(h1, h2, pos, first, p1, p2, trump, bidder_team, draw_trump_min, max_
                     card = choose_follow(legal, unseen, trump, last, win,
                                          partner_safe(unseen, last, win, win_seat == partner[seat]), points)
         take(h1, h2, seat, card)
-        bit = 1 << card
-        if p1 & bit:
-            p2 |= bit
-        p1 |= bit
+        p1, p2 = add_copy(p1, p2, card)
         lead, win, win_seat = trick_step(card, seat, j, lead, win, win_seat, trump)
         pot += points[RANK[card]]
         cards -= 1
@@ -157,7 +155,7 @@ def pimc_card(hs, pos, p1, p2, legal, prefer, trump, bidder_team, draw_trump_min
     if popcount(legal) == 1:
         return state, lsb(legal)
     own1, own2 = h1[seat], h2[seat]
-    if prepare(seen, seat, own1, own2, p1, p2, sc.sampler) <= 0.0:
+    if prepare(seen, seat, own1, own2, p1, p2, tb.rules[R.copies] > 2, sc.sampler) <= 0.0:
         return state, -1
     seats = h1.shape[0]
     wh1, wh2, r1, r2, values, sums = sc.h1, sc.h2, sc.r1, sc.r2, sc.values, sc.sums

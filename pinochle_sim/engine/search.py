@@ -43,7 +43,8 @@ from typing import NamedTuple
 import numpy as np
 
 from .._numba import bjit, ijit, njit
-from .play import ABOVE, RANK, SUIT, beats, legal_mask, lsb, popcount, put_back, suit_mask, take, trick_step
+from .play import (ABOVE, ALL, HIGH, RANK, SUIT, beats, copies_in, legal_mask, lsb, popcount, put_back, suit_mask,
+                   take, trick_step)
 from .variants import R
 
 INF = 1 << 30
@@ -122,14 +123,18 @@ def fresh_space(sp, cards_left):
 
 
 #: Zobrist keys: one random word per (seat, kind, copy) and per leader; a position's key is the
-#: exclusive or of its cards' words and its leader's, kept up to date as cards are played.
-_Z = np.random.default_rng(20261201).integers(0, 2**64, 4 * 24 * 2 + 4, dtype=np.uint64)
+#: exclusive or of its cards' words and its leader's, kept up to date as cards are played. The
+#: words of the third and fourth copies (double-deck) follow the leaders'.
+_Z = np.concatenate([np.random.default_rng(20261201).integers(0, 2**64, 4 * 24 * 2 + 4, dtype=np.uint64),
+                     np.random.default_rng(20261204).integers(0, 2**64, 4 * 24 * 2, dtype=np.uint64)])
+_HIGH_Z = 4 * 24 * 2 + 4
 
 
 @ijit
-def _card_key(seat, card, two):
-    """The key word of ``seat``'s copy of ``card`` (``two``: the second copy)."""
-    return _Z[(seat * 24 + card) * 2 + (1 if two else 0)]
+def _card_key(seat, card, copy):
+    """The key word of ``seat``'s copy ``copy`` (0-3, :func:`play.drop`) of ``card``."""
+    i = (seat * 24 + card) * 2 + (copy & 1)
+    return _Z[i + _HIGH_Z if copy > 1 else i]
 
 
 @ijit
@@ -137,11 +142,13 @@ def hands_key(h1, h2):
     """The key of the hands (the leader's word not included)."""
     x = np.uint64(0)
     for s in range(h1.shape[0]):
-        for k in range(24):
-            if (h1[s] >> k) & 1:
-                x ^= _card_key(s, k, False)
-            if (h2[s] >> k) & 1:
-                x ^= _card_key(s, k, True)
+        for two in range(2):
+            m = h2[s] if two else h1[s]
+            while m:
+                b = lsb(m)
+                m &= m - 1
+                high = b >= HIGH  # a third or fourth copy
+                x ^= _card_key(s, b - HIGH if high else b, two + (2 if high else 0))
     return x
 
 
@@ -163,15 +170,15 @@ def _still_out(h1):
 
 
 @ijit
-def rel_key(h1, h2, leader, pclass):
+def rel_key(h1, h2, leader, pclass, base):
     """The key of a trick start by relative rank: the kinds still out in each suit, in order,
     each by who holds its copies and its point class (``pclass[rank]``), and the leader; kinds
     in a row that one seat holds alone, alike in worth, count as one group of so many cards (no
     other seat's card ranks between them, and a seat never plays two cards to one trick, so
     they are as good as one another). Two positions with one key are one position but for the
     names of the ranks, so they have one value (and a lead in one is a lead in the other, or
-    as good: :func:`rel_card`)."""
-    out = _still_out(h1)
+    as good: :func:`rel_card`). ``base``: one more than the copies of a card in the deck."""
+    out = _still_out(h1) & ALL
     x = _mix(np.uint64(leader + 1))
     for suit in range(4):
         rest = out & suit_mask(suit)
@@ -187,7 +194,9 @@ def rel_key(h1, h2, leader, pclass):
             copies = 0
             for s in range(h1.shape[0]):
                 c = ((h1[s] >> k) & 1) + ((h2[s] >> k) & 1)
-                own = own * 3 + c
+                if base > 3:
+                    c += ((h1[s] >> (k + HIGH)) & 1) + ((h2[s] >> (k + HIGH)) & 1)
+                own = own * base + c
                 if c:
                     holders += 1
                     sole = s
@@ -300,7 +309,7 @@ def sure_trump_points(h1, h2, trump, points, team, side, others):
         theirs = 0
         bit = 1 << (base + r)
         for s in range(h1.shape[0]):
-            n = (1 if h1[s] & bit else 0) + (1 if h2[s] & bit else 0)
+            n = copies_in(h1[s], h2[s], bit)
             if (team[s] == side) != others:
                 mine += n
             else:
@@ -373,7 +382,7 @@ def search(h1, h2, pos, alpha, beta, trump, max_team, tb, sp):
                         done = True
             if not done and j == 0:
                 if relative:
-                    key = rel_key(h1, h2, seat, pclass)
+                    key = rel_key(h1, h2, seat, pclass, rules[R.copies] + 1)
                     ks[d] = key
                 else:
                     key = ks[d] ^ _Z[192 + seat]
@@ -571,7 +580,7 @@ def in_hands(h1, h2, points):
     left = 0
     for s in range(h1.shape[0]):
         for k in range(24):
-            n = ((h1[s] >> k) & 1) + ((h2[s] >> k) & 1)
+            n = copies_in(h1[s], h2[s], 1 << k)
             cards += n
             left += n * points[RANK[k]]
     return cards, left

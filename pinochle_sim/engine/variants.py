@@ -169,16 +169,11 @@ class Variant:
                                "copies of every card it holds (meld and odds take any deck)")
 
     @property
-    def solvable(self) -> bool:
-        """Whether the double-dummy solver and the sampling player (``pimc``), which read a hand as
-        at most two copies of a card, take this deck: the 48 cards (not double-deck, so far)."""
-        return self.deck == DECK48
-
-    def require_solver(self, what: str = "the double-dummy solver") -> None:
-        """Refuse, in one line, the solver or the sampling player for a deck they cannot read."""
-        if not self.solvable:
-            raise VariantError(f"{self.name}: {what} is not built yet for a deck of {self.copies} copies of a card "
-                               "(the other card play works: --policy contract, heuristic or random)")
+    def dd_trick(self) -> int:
+        """The trick from which the double-dummy yardsticks (``simulate --dd``, ``strength``) solve
+        by default: trick 4 in the 48-card deck; in another, the last eight tricks, as trick 4
+        leaves in the four-hand games (double-deck: trick 12 of 20)."""
+        return 4 if self.deck == DECK48 else max(self.hand_size - 8, 0)
 
     @property
     def trick_total(self) -> int:
@@ -630,8 +625,6 @@ SOURCES["three-hand"] = {
 PRESETS: dict[str, Variant] = {name: Variant(name=name, **opts) for name, opts in PRESETS_DATA.items()}
 #: The presets whose hands the toolkit deals and plays: every one.
 PLAYABLE: tuple[str, ...] = tuple(PRESETS)
-#: The presets the double-dummy solver and the sampling player take (not double-deck, so far).
-SOLVABLE: tuple[str, ...] = tuple(name for name, v in PRESETS.items() if v.solvable)
 
 
 def variant(spec: str | Variant = DEFAULT, **overrides: typing.Any) -> Variant:

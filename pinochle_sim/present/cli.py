@@ -140,10 +140,9 @@ def cmd_variants(args: argparse.Namespace) -> None:
         rows = []
         for name, v in PRESETS.items():
             rows.append([name + (" (default)" if name == DEFAULT else ""), f"seed {SEED[name]}",
-                         v.deck_size, v.trick_total, v.opening_bid, v.pass_cards, v.target,
-                         "yes" if v.solvable else "not yet"])
+                         v.deck_size, v.trick_total, v.opening_bid, v.pass_cards, v.target])
         print(table(rows, ["variant", "source", "cards", "trick points", "opening bid", "cards passed",
-                           "game to", "pimc, solver"]))
+                           "game to"]))
         print("\npinochle-sim variants NAME  lists every option; override any as NAME:option=value,...")
         return
     v = variant(args.spec)
@@ -285,7 +284,9 @@ def cmd_simulate(args: argparse.Namespace) -> None:
 
 
 def _dd_trick(args: argparse.Namespace) -> int | None:
-    """``--dd TRICK``, checked against the variant's hand."""
+    """``--dd TRICK``, checked against the variant's hand (``--dd`` alone: ``Variant.dd_trick``)."""
+    if args.dd == -1:
+        args.dd = args.variant.dd_trick
     if args.dd is not None and not 0 <= args.dd < args.variant.hand_size:
         raise UserError(f"--dd is a trick number from 0 to {args.variant.hand_size - 1}")
     return args.dd
@@ -699,8 +700,8 @@ def cmd_strength(args: argparse.Namespace) -> None:
         raise UserError("--deals must be at least 2")
     _dd_trick(args)
     r = strength(args.variant, args.policy, args.against, args.deals, args.seed, _strategy(args.bidding),
-                 None if args.no_dd else (4 if args.dd is None else args.dd), _where(args), not args.quiet,
-                 args.metric)
+                 None if args.no_dd else args.variant.dd_trick if args.dd is None else args.dd, _where(args),
+                 not args.quiet, args.metric)
     if args.json:
         print(json.dumps(r, indent=2))
         return
@@ -808,10 +809,11 @@ def build_parser() -> argparse.ArgumentParser:
     add_play(s, 1_000_000)
     s.add_argument("--out", help="parquet file (default results/sim_VARIANT.parquet); "
                                  "metadata beside it as .json")
-    s.add_argument("--dd", type=int, nargs="?", const=4, metavar="TRICK",
+    s.add_argument("--dd", type=int, nargs="?", const=-1, metavar="TRICK",
                    help="add dd_points: the bid winner's side's trick points when the play policy "
-                        "plays the tricks before TRICK (default 4) and every seat plays double "
-                        "dummy from there; about 10-30 ms a deal from trick 4, far more from 0")
+                        "plays the tricks before TRICK (default 4; double-deck 12: the last eight tricks) "
+                        "and every seat plays double dummy from there; about 10-30 ms a deal from trick 4, "
+                        "far more from 0")
     s.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     add_cluster(s)
 
@@ -831,9 +833,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--min-hands", type=int, default=100, help="blank cells with fewer hands")
     s.add_argument("--csv", help="also write the full table (every bid's chance) here")
     s.add_argument("--json", action="store_true")
-    s.add_argument("--dd", type=int, nargs="?", const=4, metavar="TRICK",
+    s.add_argument("--dd", type=int, nargs="?", const=-1, metavar="TRICK",
                    help="also each cell's mean side total had every seat played double dummy from "
-                        "TRICK (default 4) on; about 10-30 ms a declared hand, so use few deals")
+                        "TRICK (default 4; double-deck 12) on; about 10-30 ms a declared hand, so use few deals")
 
     s = sub.add_parser("bid-chart", help="bid chart pictures, tables and metadata into a folder")
     add_tables(s, 1_000_000)
@@ -904,8 +906,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--seed", type=int, default=1)
     s.add_argument("--bidding", default=None, help=f"bidding strategy of every seat (default {DEFAULTS})")
     s.add_argument("--dd", type=int, metavar="TRICK",
-                   help="four-hand: the double-dummy yardstick from this trick (default 4; none in double-deck, "
-                        "whose deck the solver does not read yet)")
+                   help="four-hand: the double-dummy yardstick from this trick (default 4; double-deck 12: "
+                        "the last eight tricks)")
     s.add_argument("--no-dd", action="store_true", help="skip the double-dummy yardstick (fast)")
     s.add_argument("--metric", choices=("points", "score"), default="points",
                    help="compare the trick points a side takes (default) or the score it banks for the hand")

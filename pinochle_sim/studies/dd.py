@@ -137,10 +137,9 @@ def replay(rec: dict, from_trick: int = 4) -> list[TrickSwing]:
 def _position(hands, trump, v):
     """The variant, its tables, each hand's counts and masks (h1, h2), and the trump's index."""
     v = variant(v) if isinstance(v, str) else v
-    v.require_solver("solving a deal")
     if len(hands) != v.players:
         raise ValueError(f"{v.name} has {v.players} seats: give {v.players} hands")
-    counts = [hand_counts(h) for h in hands]
+    counts = [hand_counts(h, deck=v.deck_counts) for h in hands]
     h1 = np.zeros(v.players, np.int64)
     h2 = np.zeros(v.players, np.int64)
     for s, c in enumerate(counts):
@@ -148,11 +147,12 @@ def _position(hands, trump, v):
     return v, compile_variant(v), counts, h1, h2, parse_suit(trump) if isinstance(trump, str) else int(trump)
 
 
-def play_gap(v: Variant | str, deals: int, seed: int, dd_from: int = 4, policy: str = DEFAULT_POLICY,
+def play_gap(v: Variant | str, deals: int, seed: int, dd_from: int = -1, policy: str = DEFAULT_POLICY,
              bidding=None, progress: bool = False) -> dict:
     """How far ``policy`` play lands from double-dummy play, on the contracts of ``deals`` deals:
     each deal is played by ``policy`` (every seat), and solved with every seat playing perfectly
-    with all cards visible from trick ``dd_from`` on (the tricks before it as played).
+    with all cards visible from trick ``dd_from`` on (the tricks before it as played; -1:
+    ``Variant.dd_trick``, trick 4 of the 48-card games).
 
     Returns the bid winner's side's mean trick points both ways, their difference per deal
     (``gap`` = double dummy minus actual: positive when the defenders' play cost the declaring side
@@ -163,6 +163,7 @@ def play_gap(v: Variant | str, deals: int, seed: int, dd_from: int = 4, policy: 
     from .simulate import Setup, play
     from .stats import Z95, mean_se
     setup = Setup(v, policy, bidding)
+    dd_from = setup.variant.dd_trick if dd_from < 0 else dd_from
     t0 = time.perf_counter()
     df = play(setup, deals, seed, progress=progress, dd_from=dd_from)
     seconds = time.perf_counter() - t0

@@ -31,15 +31,15 @@ METRICS = ("points", "score")
 
 
 def strength(v: Variant | str, policy: str, against: str, deals: int = 2000, seed: int = 1,
-             bidding=None, dd_from: int | None = 4, where: Where | None = None,
+             bidding=None, dd_from: int | None = -1, where: Where | None = None,
              progress: bool = False, metric: str = "points") -> dict:
     """``policy`` against ``against`` on ``deals`` duplicate deals.
 
     ``diff``: ``policy``'s side's trick points per hand (``metric="score"``: its score for the
     hand) minus ``against``'s (three-hand: its seat's minus the mean of the other two), over every
     seating (four-hand: both sides; three-hand: each seat), per deal, with its standard error
-    ``se`` and 95% interval; thrown-in deals are left out. With ``dd_from`` (four-hand, a deck the
-    solver reads: not double-deck's),
+    ``se`` and 95% interval; thrown-in deals are left out. With ``dd_from`` (four-hand; -1:
+    ``Variant.dd_trick``, trick 4 of the 48-card games),
     ``dd_distance``: each policy's side's trick points minus what that side takes when every seat
     plays double dummy from trick ``dd_from`` on (the tricks before it as played): where the two
     policies' play leaves each side against perfect play by both. (With two sides sharing every
@@ -53,7 +53,7 @@ def strength(v: Variant | str, policy: str, against: str, deals: int = 2000, see
     if metric not in METRICS:
         raise ValueError(f"unknown metric {metric!r}; valid: {', '.join(METRICS)}")
     seatings = 2 if v.teams == 2 else v.players
-    dd_from = dd_from if v.teams == 2 and v.solvable else None
+    dd_from = None if v.teams != 2 or dd_from is None else v.dd_trick if dd_from < 0 else dd_from
     setups = [Setup(v, _seating(v, policy, against, r), bidding) for r in range(seatings)]
     t0 = time.perf_counter()
     frames = [play(s, deals, seed, dd_from=dd_from, where=where, progress=progress) for s in setups]

@@ -37,7 +37,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._numba import bjit, copy_into, ijit, njit
+from .._numba import copy_into, ijit, njit
 from .auction import N_SITUATIONS, hand_worth, over_partner, situation_of
 from .cards import COPIES, MAX_COPIES, N_KINDS, NINE
 from .deal import below, next64
@@ -165,11 +165,12 @@ def _count(row, k):
     return n
 
 
-@bjit
+@ijit
 def observe(seen, seat, card, j, lead, win, trump, rules):
     """``seat`` played ``card`` as the ``j``-th card of the trick (``lead``, ``win``: the trick
     before it): it no longer holds it, and it holds no card that would have made it illegal
-    (:func:`revealed`)."""
+    (:func:`revealed`). Inlined into the trick loop: a call, passing every array of ``seen``,
+    cost the contract player a quarter of its time."""
     bit = 1 << card
     for o in range(seen.known.shape[0]):
         if seen.kmask[o, seat] & bit:

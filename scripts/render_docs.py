@@ -265,7 +265,7 @@ def table_auction_limits() -> str:
     rows = ["| variant | situation | contracts | fewest at a gap within 10 raises of the limit | all read "
             "from contracts | reach by kind of hand (points; trick-heavy, + long trumps, with meld, + long "
             "trumps) | chance at the limit |", "|---|---|---:|---:|---|---|---|"]
-    for v in VARIANTS:
+    for v in PLAYED:
         for r in _json(f"results/{v}/auction_model.json")["near_the_limit"]:
             reach = ", ".join("none" if not math.isfinite(x) else f"{x:+.0f}" for x in r["reach"])
             at = ", ".join("-" if p is None else f"{p:.2f}" for p in r["p_at_limit"])
@@ -286,7 +286,7 @@ def table_auction_kinds() -> str:
     variant the largest misjudgement and the largest in standard errors."""
     rows = ["| variant | kinds checked | largest made - predicted (points) | where | largest in s.e. | where |",
             "|---|---:|---:|---|---:|---|"]
-    for v in VARIANTS:
+    for v in PLAYED:
         k = _csv(f"results/{v}/auction_model_kinds.csv")
         big = k.loc[k["diff"].abs().idxmax()]
         far = k.loc[k.z.abs().idxmax()]
@@ -310,7 +310,7 @@ def table_calibration(least: str = "2000") -> str:
             "at the margin: contracts, predicted, made | Brier (the share made's) |",
             "|---|---|---|---:|---:|---:|---|---|"]
     names = {"": "every seat bids it", "against": "the other side bids `tricks`", "pimc": "every seat plays `pimc`"}
-    for v in VARIANTS:
+    for v in PLAYED:
         for kind, label in names.items():
             if kind and v == "three-hand":
                 continue

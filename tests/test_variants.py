@@ -72,6 +72,13 @@ def test_double_deck_rows():
     assert "double-deck" in ps.PLAYABLE
 
 
+def test_the_double_dummy_yardstick_leaves_the_last_eight_tricks():
+    """``Variant.dd_trick``: trick 4 in every 48-card game (as before double-deck), and in
+    double-deck's twenty tricks the last eight, as trick 4 leaves of twelve."""
+    assert {name: v.dd_trick for name, v in ps.PRESETS.items()} == {
+        **{name: 4 for name in ps.PRESETS if name != "double-deck"}, "double-deck": 12}
+
+
 def test_default_is_thousand():
     assert ps.variant().name == "thousand"
 

@@ -51,6 +51,58 @@ def naive_meld(counts, trump: int, v) -> int:
     return total
 
 
+def naive_meld_used(counts, trump: int, v) -> list[int]:
+    """The copies of each card (kinds in order) that take part in a scoring meld, by listing the
+    cards by name and checking each combination of RULES.md in turn: a combination that scores
+    uses the copies of it held; a card serving several uses the most any one needs; with
+    ``run_marriage=extra_card`` and a run held, every trump K and Q is used when the extra K or Q
+    scores."""
+    held = names(counts)
+
+    def n(card: str) -> int:
+        return held.count(card)
+
+    def copies(cards: list[str]) -> int:
+        return min(n(c) for c in cards)
+
+    def value(values: tuple[int, ...], k: int) -> int:
+        return 0 if k == 0 else values[k - 1]
+
+    used: dict[str, int] = {}
+
+    def use(cards: list[str], k: int) -> None:
+        for c in cards:
+            used[c] = max(used.get(c, 0), k)
+
+    def scoring(values: tuple[int, ...], cards: list[str]) -> None:
+        k = copies(cards)
+        use(cards, k if value(values, k) else 0)
+
+    t = SUITS[trump]
+    run = [r + t for r in "ATKQJ"]
+    scoring(v.run, run)
+    runs = copies(run) if value(v.run, copies(run)) else 0
+    royal = ["K" + t, "Q" + t]
+    k = copies(royal)
+    if v.run_marriage == "extra_card" and runs:
+        if v.extra_king_queen:
+            for c in royal:
+                use([c], n(c))
+    elif v.run_marriage == "included":
+        use(royal, k if value(v.royal_marriage, k - runs) else 0)
+    else:
+        scoring(v.royal_marriage, royal)
+    for s in SUITS:
+        if s != t:
+            scoring(v.marriage, ["K" + s, "Q" + s])
+    scoring(v.pinochle, ["QS", "JD"])
+    for rank, values in (("A", v.aces_around), ("K", v.kings_around), ("Q", v.queens_around),
+                         ("J", v.jacks_around)):
+        scoring(values, [rank + s for s in SUITS])
+    scoring(v.nine_of_trump, ["9" + t])
+    return [used.get(r + s, 0) for s in SUITS for r in RANKS]
+
+
 # The dealing RNG, in Python integers: SplitMix64 streams and a 16-bit-quarter Fisher-Yates.
 GOLDEN = 0x9E3779B97F4A7C15
 

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from naive import naive_meld
+from naive import naive_meld, naive_meld_used
 
 import pinochle_sim as ps
 from pinochle_sim.engine.deal import deal
@@ -242,6 +242,36 @@ def test_used_cards_carry_the_whole_meld(name, random_hands):
             assert meld(used, t, v).total == m.total
             meld_used(h, t, tb, out)
             assert (out == used).all()
+
+
+@pytest.mark.parametrize("spec", [*PRESETS, "classic:run_marriage=separate",
+                                  "classic:run_marriage=extra_card,extra_king_queen=2",
+                                  "double-deck:run_marriage=extra_card,extra_king_queen=1",
+                                  "double-deck:run_marriage=separate"])
+def test_used_cards_equal_the_naive_twin(spec):
+    """The cards a meld uses (what a seat shows: ``meld_used``, read from the suit tables and the
+    melds across suits) equal the naive twin's combination-by-combination count, in every trump,
+    on hands of every size up to every copy of a card: every preset and each way a run and its
+    royal marriage count together."""
+    from pinochle_sim.engine.meld import meld_used
+    from pinochle_sim.engine.variants import compile_variant
+    v = ps.variant(spec)
+    tb = compile_variant(v)
+    rng = np.random.default_rng(34)
+    out = np.zeros(24, np.int8)
+    for _ in range(600):
+        hand = (rng.integers(0, v.copies + 1, 24) * (rng.random(24) < 0.6)).astype(np.int8)
+        hand[[k for k in range(24) if not v.deck[k % 6]]] = 0
+        for t in range(4):
+            meld_used(hand, t, tb, out)
+            assert out.tolist() == naive_meld_used(hand, t, v), (hand, t)
+
+
+def test_suit_code_in_python_reads_int8_counts():
+    """The Python form of ``suit_code`` on a hand as dealt (int8): a suit holding both copies of
+    every card is the last configuration (3 ** 6 - 1), not an int8 overflow."""
+    hand = np.full(24, 2, np.int8)
+    assert [suit_code(hand, s, 2) for s in range(4)] == [728] * 4
 
 
 @numba.njit

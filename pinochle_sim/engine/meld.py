@@ -41,7 +41,7 @@ def _digits(c, s, copies):
 def suit_code(c, s, copies):
     """The configuration of suit ``s`` in count vector ``c``, as the suit tables index it: its
     six counts, ace first, as the digits of a number base ``copies + 1`` (``melds.suit_configs``)."""
-    return _digits.py_func(c, s, copies)
+    return _digits.py_func(np.asarray(c, np.int64), s, copies)  # (int8 counts would overflow)
 
 
 @overload(suit_code, inline="always")

@@ -20,8 +20,8 @@ from numba.extending import overload
 from .._numba import ijit, in_spans, load_word, njit
 from .cards import J, N_KINDS, Q, SUITS, CardError, card_name, hand_counts, kind, parse_suit
 from .deal import BLOCK
-from .melds import (ANY_TRUMP, AS_TRUMP, EXTRA_CARD, I_COMBO, I_KINDS, I_ROLE, I_RUN, I_SUIT, INCLUDED,
-                    MELDS, ROYAL, RUN, SEPARATE, copies, instance_value, meld_instances)
+from .melds import (ANY_TRUMP, AS_TRUMP, I_COMBO, I_KINDS, I_ROLE, I_RUN, MELDS, ROYAL, USED_BITS, USED_PLAIN,
+                    USED_TRUMP, copies, instance_value, meld_instances)
 from .variants import Variant, compile_variant, variant
 
 QS = kind(0, Q)
@@ -100,33 +100,36 @@ def meld_used(c, trump, tb, out):
 
     A card may serve several kinds of meld, so usage is the largest count any one kind needs,
     except in the trump K and Q, where an extra royal marriage (run_marriage=included) or extra
-    K/Q (extra_card) uses copies beyond the run's.
+    K/Q (extra_card) uses copies beyond the run's (``melds.instance_use``). Read as the meld is:
+    a suit's own melds' cards from the variant's suit table by the suit's configuration, and the
+    copies held of each meld across suits (the pinochle, the arounds) from the suits' words of
+    ``tb.suit_cross`` (``melds.cross_tables``); an instance loop reading the cards one by one
+    took three times as long.
     """
-    out[:] = 0
-    mv, inst = tb.meld_values, tb.melds
-    run_mode = tb.run_mode
+    mv, inst, table = tb.meld_values, tb.melds, tb.suit_meld
+    held = mv.shape[1] - 1
+    cross = -1
+    for s in range(4):
+        code = suit_code(c, s, held)
+        cross &= tb.suit_cross[s, code]
+        word = table[USED_TRUMP if s == trump else USED_PLAIN, code]
+        for r in range(6):
+            out[6 * s + r] = (word >> (USED_BITS * r)) & ((1 << USED_BITS) - 1)
+    m = 0
     for j in range(inst.shape[0]):
-        if not counts_for(inst[j, I_ROLE], inst[j, I_SUIT], trump):
+        m += inst[j, I_ROLE] == ANY_TRUMP
+    free = 0  # the meld's place among those across suits: its bits in ``cross``
+    for j in range(inst.shape[0]):
+        if inst[j, I_ROLE] != ANY_TRUMP:
             continue
-        combo = inst[j, I_COMBO]
-        kinds = inst[j, I_KINDS:]
-        n = copies(c, kinds)
-        if combo == ROYAL and run_mode != SEPARATE:
-            runs = copies(c, inst[inst[j, I_RUN], I_KINDS:])
-            if mv[RUN, runs] == 0:
-                runs = 0
-            if run_mode == EXTRA_CARD and runs > 0:
-                if tb.extra_kq > 0:  # every trump K and Q counts
-                    out[kinds[0]] = max(out[kinds[0]], c[kinds[0]])
-                    out[kinds[1]] = max(out[kinds[1]], c[kinds[1]])
-                continue
-            if run_mode == INCLUDED and mv[ROYAL, n - runs] == 0:
-                n = 0
-            elif run_mode == EXTRA_CARD and mv[ROYAL, n] == 0:
-                n = 0
-        elif mv[combo, n] == 0:
+        n = 0
+        for level in range(held):
+            n += (cross >> (level * m + free)) & 1
+        free += 1
+        if mv[inst[j, I_COMBO], n] == 0:
             n = 0
-        for k in kinds:
+        for q in range(I_KINDS, inst.shape[1]):
+            k = inst[j, q]
             if k < 0:
                 break
             out[k] = max(out[k], n)

@@ -151,24 +151,64 @@ def instance_value(c, j, inst, mv, run_mode, extra_kq):
     return mv[ROYAL, n]
 
 
+@ijit
+def instance_use(c, j, inst, mv, run_mode, extra_kq, out):
+    """Raise ``out[k]`` (a count vector) to the copies of each card ``k`` of meld instance ``j``
+    that its scoring uses in hand ``c``: the copies of the meld held when they score, none when
+    they do not; a royal marriage with its suit's run as the run-and-marriage mode says
+    (``extra_card``: every trump K and Q, when a run is held and the extra K or Q scores)."""
+    combo = inst[j, I_COMBO]
+    kinds = inst[j, I_KINDS:]
+    n = copies(c, kinds)
+    if combo == ROYAL and run_mode != SEPARATE:
+        runs = copies(c, inst[inst[j, I_RUN], I_KINDS:])
+        if mv[RUN, runs] == 0:
+            runs = 0
+        if run_mode == EXTRA_CARD and runs > 0:
+            if extra_kq > 0:  # every trump K and Q counts
+                out[kinds[0]] = max(out[kinds[0]], c[kinds[0]])
+                out[kinds[1]] = max(out[kinds[1]], c[kinds[1]])
+            return
+        if run_mode == INCLUDED and mv[ROYAL, n - runs] == 0:
+            n = 0
+        elif run_mode == EXTRA_CARD and mv[ROYAL, n] == 0:
+            n = 0
+    elif mv[combo, n] == 0:
+        n = 0
+    for k in kinds:
+        if k < 0:
+            break
+        out[k] = max(out[k], n)
+
+
+#: Rows of a variant's suit table (``Tables.suit_meld``): what a suit's own melds score as trump
+#: and as a plain suit, then the copies of its six cards (A..9) those melds use, as trump and as
+#: plain, packed in one word: :data:`USED_BITS` bits a card, the ace lowest.
+SCORE_TRUMP, SCORE_PLAIN, USED_TRUMP, USED_PLAIN = range(4)
+SUIT_ROWS = 4
+USED_BITS = 3
+
+
 @njit
 def suit_tables(inst, mv, run_mode, extra_kq, configs, out):
-    """For every config of ``configs`` (:func:`suit_configs`): what the suit's own melds score
-    when it is trump (``out[0]``) and when it is not (``out[1]``), every suit alike (scored as
-    spades)."""
+    """For every config of ``configs`` (:func:`suit_configs`), into ``out`` (int32[SUIT_ROWS,
+    configs]): what the suit's own melds score when it is trump and when it is not, and the
+    copies of each of its cards those melds use (packed, for ``meld.meld_used``), every suit
+    alike (scored as spades)."""
     c = np.zeros(24, np.int8)
+    used = np.zeros(24, np.int8)
     for code in range(configs.shape[0]):
         for r in range(6):
             c[r] = configs[code, r]
-        out[0, code] = 0
-        out[1, code] = 0
-        for j in range(inst.shape[0]):
-            if inst[j, I_SUIT] == 0:
-                x = instance_value(c, j, inst, mv, run_mode, extra_kq)
-                if inst[j, I_ROLE] == AS_TRUMP:
-                    out[0, code] += x
-                elif inst[j, I_ROLE] == AS_OTHER:
-                    out[1, code] += x
+        out[:, code] = 0
+        for role, score, use in ((AS_TRUMP, SCORE_TRUMP, USED_TRUMP), (AS_OTHER, SCORE_PLAIN, USED_PLAIN)):
+            used[:] = 0
+            for j in range(inst.shape[0]):
+                if inst[j, I_SUIT] == 0 and inst[j, I_ROLE] == role:
+                    out[score, code] += instance_value(c, j, inst, mv, run_mode, extra_kq)
+                    instance_use(c, j, inst, mv, run_mode, extra_kq, used)
+            for r in range(6):
+                out[use, code] |= np.int32(used[r]) << (USED_BITS * r)
 
 
 def cross_tables(inst: np.ndarray, mv: np.ndarray, configs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

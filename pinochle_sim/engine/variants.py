@@ -19,7 +19,7 @@ import numpy as np
 
 from ..specs import split_spec
 from .cards import DECK48, MAX_COPIES, deck_cards, deck_copies, kind_counts
-from .melds import COMBOS, RUN_MARRIAGE, cross_tables, instance_table, suit_configs, suit_tables
+from .melds import COMBOS, RUN_MARRIAGE, SUIT_ROWS, cross_tables, instance_table, suit_configs, suit_tables
 
 #: A meld's values for one, two (three, four) copies.
 Pair = tuple[int, ...]
@@ -671,7 +671,7 @@ class Tables(NamedTuple):
     run_mode: int            # index into RUN_MARRIAGE
     extra_kq: int
     melds: np.ndarray        # int64[instances, ...]: melds.instance_table() (cards, suit, role)
-    suit_meld: np.ndarray    # int32[2, suit configs]: what a suit's own melds score as trump, as plain
+    suit_meld: np.ndarray    # int32[SUIT_ROWS, suit configs]: a suit's own melds, scores and cards used
     suit_cross: np.ndarray   # int32[4, suit configs]: the melds across suits a suit's cards allow
     cross_meld: np.ndarray   # int32[2 ** (copies * melds across suits)]: their value (melds.cross_tables)
     card_points: np.ndarray  # int32[6]: A T K Q J 9
@@ -690,7 +690,7 @@ def compile_variant(v: Variant) -> Tables:
     inst = instance_table()
     mode = RUN_MARRIAGE.index(v.run_marriage)
     configs = suit_configs(v.copies)
-    suit_meld = np.zeros((2, len(configs)), np.int32)
+    suit_meld = np.zeros((SUIT_ROWS, len(configs)), np.int32)
     suit_tables(inst, mv, mode, v.extra_king_queen, configs, suit_meld)
     suit_cross, cross_meld = cross_tables(inst, mv, configs)
 

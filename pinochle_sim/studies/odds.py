@@ -28,7 +28,7 @@ from ..engine.cards import (DECK48, MAX_COPIES, A, J, K, N_KINDS, NINE, Q, T, de
 from ..engine.deal import BLOCK, deal_any
 from ..progress import bar
 from ..engine.meld import hand_meld_all_trumps
-from ..engine.melds import MARRIAGE, TIMES, cross_suit, suit_configs
+from ..engine.melds import MARRIAGE, SCORE_PLAIN, SCORE_TRUMP, TIMES, cross_suit, suit_configs
 from ..engine.variants import Variant, compile_variant, variant
 
 HAND = 12
@@ -390,7 +390,7 @@ def _meld_distribution(v: Variant, trump: int | None, n: int) -> MeldDistributio
     deck = suit_lies(v.deck)
     arounds, (pin_combo, pin) = cross_suit()
     real = deck.weights > 0  # the configurations the deck can give
-    as_trump, marr = tb.suit_meld[:, real].astype(np.int64)
+    as_trump, marr = tb.suit_meld[[SCORE_TRUMP, SCORE_PLAIN]][:, real].astype(np.int64)
     delta = as_trump - marr
     unit = math.gcd(*map(int, marr)) or 1
     deltas = np.unique(delta)  # index 0 is kept for "no trump suit seen yet"

@@ -6,7 +6,7 @@ BASE := $(VENV)/.base
 STAMP := $(VENV)/.installed
 
 VARIANTS := thousand modern-15 modern classic classic-pass4 three-hand double-deck
-# the 48-card games: the sampling player (pimc) and the double-dummy solver read no deck of four copies yet
+# the four-hand games: calibrated against a side bidding by tricks and under the sampling player
 FOUR_HAND := thousand modern-15 modern classic classic-pass4 double-deck
 CHART_DEALS ?= 500000
 RESULTS_DEALS ?= 1000000

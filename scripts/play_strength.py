@@ -18,11 +18,12 @@ import json
 import sys
 from pathlib import Path
 
+from pinochle_sim.engine.variants import PLAYABLE
 from pinochle_sim.studies.dd import play_gap
 from pinochle_sim.files import atomic_write
 from pinochle_sim.studies.strength import strength
 
-VARIANTS = ("thousand", "modern-15", "modern", "classic", "classic-pass4", "three-hand", "double-deck")
+VARIANTS = PLAYABLE
 POLICIES = ("random", "heuristic", "contract", "pimc")
 GAP_POLICIES = ("heuristic", "contract", "pimc")
 OUT = Path(__file__).resolve().parent.parent / "results" / "play_strength.md"

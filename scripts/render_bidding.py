@@ -14,12 +14,14 @@ from pathlib import Path
 
 import pandas as pd
 
+from pinochle_sim.engine.variants import PLAYABLE
+
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "bidding.md"
 RESULTS = ROOT / "results"
 WEIGHTS = ROOT / "pinochle_sim" / "studies" / "value_bidding.json"
 FOUR = ("thousand", "classic", "classic-pass4")
-ORDER = ("thousand", "modern-15", "modern", "classic", "classic-pass4", "three-hand", "double-deck")
+ORDER = PLAYABLE  # every preset, in its order
 
 
 def _pm(x: float, se: float, digits: int = 1) -> str:

@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from pinochle_sim.engine.variants import PLAYABLE
 from pinochle_sim.studies.stats import Z95
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -31,8 +32,7 @@ DOCS = ("README.md", "docs/card-play.md", "docs/three-hand.md", "docs/meld-odds.
         "docs/double-dummy.md", "docs/long-runs.md", "docs/commands.md", "docs/architecture.md",
         "docs/auction-model.md", "docs/double-deck.md")
 MARKER = re.compile(r"<!-- (fig|table) ([^>]*?) -->(.*?)<!-- /\1 -->", re.S)
-VARIANTS = ("thousand", "modern-15", "modern", "classic", "classic-pass4", "three-hand")
-PLAYED = (*VARIANTS, "double-deck")  # the tables of the card play and the bid tables
+VARIANTS = PLAYABLE  # every preset, in its order, in every table
 SMALL = ("modern-15", "modern", "three-hand", "double-deck")  # the 25- and 50-point games: one more decimal
 
 
@@ -101,7 +101,7 @@ def fig_rule(variant: str, policy: str = "contract", intervals: str = "no") -> s
 def table_rules() -> str:
     rows = ["| variant | play | expected side total when your seat is made to declare (not when it wins an "
             "auction: see `auction_winners.csv`) |", "|---|---|---|"]
-    for v in PLAYED:
+    for v in VARIANTS:
         meld = "your meld (15 cards, before the kitty)" if v == "three-hand" else "your meld"
         for policy in ("contract", "pimc"):
             rows.append(f"| `{v}` | `{policy}` | {meld} + {fig_rule(v, policy, 'yes')} |")
@@ -128,7 +128,7 @@ def policy_shift(variant: str, policy: str = "pimc", min_hands: int = 100) -> di
 def table_shift() -> str:
     rows = ["| variant | side total, `pimc` minus `contract` (95% interval) | cells | their `pimc` hands | "
             "67% bid higher / lower under `pimc` |", "|---|---:|---:|---:|---|"]
-    for v in PLAYED:
+    for v in VARIANTS:
         s = policy_shift(v)
         digits = 2 if v in SMALL else 1
         rows.append(f"| `{v}` | {s['diff']:+.{digits}f} (±{s['ci']:.{digits}f}) | {s['cells']} | {s['hands']:,} | "
@@ -163,7 +163,7 @@ def fig_strength(variant: str, policy: str, against: str, what: str = "diff") ->
 def table_strength() -> str:
     rows = ["| variant | contract - heuristic | pimc - heuristic | pimc - contract | pimc against double dummy "
             "(gap, mean abs.) | heuristic against double dummy | pimc hands/s |", "|---|---|---|---|---|---|---:|"]
-    for v in PLAYED:
+    for v in VARIANTS:
         d = 2 if v in SMALL else 1
         gaps = [_gap(v, p) for p in ("pimc", "heuristic")]
         rows.append(" | ".join([f"| {v}", fig_strength(v, "contract", "heuristic"),
@@ -265,7 +265,7 @@ def table_auction_limits() -> str:
     rows = ["| variant | situation | contracts | fewest at a gap within 10 raises of the limit | all read "
             "from contracts | reach by kind of hand (points; trick-heavy, + long trumps, with meld, + long "
             "trumps) | chance at the limit |", "|---|---|---:|---:|---|---|---|"]
-    for v in PLAYED:
+    for v in VARIANTS:
         for r in _json(f"results/{v}/auction_model.json")["near_the_limit"]:
             reach = ", ".join("none" if not math.isfinite(x) else f"{x:+.0f}" for x in r["reach"])
             at = ", ".join("-" if p is None else f"{p:.2f}" for p in r["p_at_limit"])
@@ -286,7 +286,7 @@ def table_auction_kinds() -> str:
     variant the largest misjudgement and the largest in standard errors."""
     rows = ["| variant | kinds checked | largest made - predicted (points) | where | largest in s.e. | where |",
             "|---|---:|---:|---|---:|---|"]
-    for v in PLAYED:
+    for v in VARIANTS:
         k = _csv(f"results/{v}/auction_model_kinds.csv")
         big = k.loc[k["diff"].abs().idxmax()]
         far = k.loc[k.z.abs().idxmax()]
@@ -310,7 +310,7 @@ def table_calibration(least: str = "2000") -> str:
             "at the margin: contracts, predicted, made | Brier (the share made's) |",
             "|---|---|---|---:|---:|---:|---|---|"]
     names = {"": "every seat bids it", "against": "the other side bids `tricks`", "pimc": "every seat plays `pimc`"}
-    for v in PLAYED:
+    for v in VARIANTS:
         for kind, label in names.items():
             if kind and v == "three-hand":
                 continue

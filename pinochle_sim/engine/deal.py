@@ -194,12 +194,20 @@ def deal_kinds(seed, i, kinds, deck, counts, players, hand):
 def order_deck(copies, absent, deck):
     """The deck of ``copies`` of every kind but those of the mask ``absent``, by kind in kind order,
     into ``deck`` (int8[deck size]): ``cards.deck_kinds`` from a variant's rules."""
+    _deck_but(copies, absent, None, deck)
+
+
+@ijit
+def _deck_but(copies, absent, held, deck):
+    """:func:`order_deck` without the cards of count vector ``held`` (None: none); returns how
+    many cards it wrote."""
     m = 0
     for k in range(N_KINDS):
         if not (absent >> k) & 1:
-            for _ in range(copies):
+            for _ in range(copies - (0 if held is None else held[k])):
                 deck[m] = k
                 m += 1
+    return m
 
 
 @njit
@@ -221,12 +229,7 @@ def deal_kinds_around(seed, i, seat, fixed, copies, absent, deck, counts, hand):
     """:func:`deal_around` for a deck of ``copies`` of every kind but those of the mask ``absent``
     (``deck``: int8[deck size], scratch): the deck's cards but ``fixed``, in kind order, shuffled
     among the other seats and the kitty row, counted card by card."""
-    k = 0
-    for c in range(N_KINDS):
-        if not (absent >> c) & 1:
-            for _ in range(copies - fixed[c]):
-                deck[k] = c
-                k += 1
+    k = _deck_but(copies, absent, fixed, deck)
     rest = deck[:k]
     shuffle(stream(seed, i, 0), rest, hand - 1)
     for r in range(counts.shape[0]):

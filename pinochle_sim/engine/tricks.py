@@ -298,11 +298,7 @@ def play_tricks(hands, leader, trump, bidder_team, tb, policy, draw_trump_min, s
                 observe(seen, seat, card, j, lead, win, trump, rules)
             take(h1, h2, seat, card)
             bit = 1 << card
-            if four:
-                p1, p2 = add_copy(p1, p2, card)
-            else:
-                p2 |= p1 & bit
-                p1 |= bit
+            p1, p2 = add_copy(p1, p2, card)
             rec_cards[t, j] = card
             lead, win, win_seat = trick_step(card, seat, j, lead, win, win_seat, trump)
             p = points[RANK[card]]

@@ -482,24 +482,46 @@ def test_sampling_player_reads_no_hidden_card(name, objective):
         assert legal >> picks[0][1] & 1
 
 
+@pytest.mark.parametrize("name", ["thousand", "classic"])
+def test_close_solves_again_only_late_decisions(name):
+    """``close`` (issue 33): a decision with at most ``close`` tricks left whose rollouts find the
+    contract in doubt is valued again, solved double dummy, on fresh worlds. Nothing before those
+    tricks changes: hand by hand, ``close=4`` plays the cards of ``close=0`` up to a trick with at
+    most four left, and in some hand it plays otherwise there; a ``close`` at or below ``dd``
+    never solves again (the records of ``close=0``, the player before it)."""
+    v = PRESETS[name]
+    base = records(v, deals=60, seed=3, policy="pimc:worlds=4,close=0")
+    assert records(v, deals=60, seed=3, policy="pimc:worlds=4,close=3") == base
+    differ = 0
+    for a, b in zip(base, records(v, deals=60, seed=3, policy="pimc:worlds=4,close=4")):
+        first = next((t for t, (x, y) in enumerate(zip(a["tricks"], b["tricks"])) if x["cards"] != y["cards"]), None)
+        if first is not None:
+            differ += 1
+            assert v.hand_size - first <= 4, (name, a["deal"], first)
+    assert differ > 0
+
+
 def test_policy_specs():
     assert policy_row("pimc")[0] == "pimc"
     assert policy_row("pimc:worlds=80")[0] == "pimc:worlds=80"
     spec, row = policy_row("pimc:dd=2,worlds=10")
-    assert spec == "pimc:worlds=10,dd=2" and list(row) == [3, 10, 2, 0, 1, 0, 16]
+    assert spec == "pimc:worlds=10,dd=2" and list(row) == [3, 10, 2, 0, 1, 0, 16, 4]
     spec, row = policy_row("pimc:infer=1")
-    assert spec == "pimc:infer=1" and list(row) == [3, 40, 3, 1, 1, 0, 16]
+    assert spec == "pimc:infer=1" and list(row) == [3, 40, 3, 1, 1, 0, 16, 4]
     spec, row = policy_row("pimc:objective=score,infer=0")
-    assert spec == "pimc" and list(row) == [3, 40, 3, 0, 1, 0, 16]
+    assert spec == "pimc" and list(row) == [3, 40, 3, 0, 1, 0, 16, 4]
     spec, row = policy_row("pimc:objective=points")
-    assert spec == "pimc:objective=points" and list(row) == [3, 40, 3, 0, 0, 0, 16]
+    assert spec == "pimc:objective=points" and list(row) == [3, 40, 3, 0, 0, 0, 16, 4]
     spec, row = policy_row("pimc:calls=1,infer=1")
-    assert spec == "pimc:infer=1,calls=1" and list(row) == [3, 40, 3, 1, 1, 1, 16]
+    assert spec == "pimc:infer=1,calls=1" and list(row) == [3, 40, 3, 1, 1, 1, 16, 4]
     spec, row = policy_row("pimc:calls=1,chain=0")
-    assert spec == "pimc:calls=1,chain=0" and list(row) == [3, 40, 3, 0, 1, 1, 0]
+    assert spec == "pimc:calls=1,chain=0" and list(row) == [3, 40, 3, 0, 1, 1, 0, 4]
+    spec, row = policy_row("pimc:close=0")
+    assert spec == "pimc:close=0" and list(row) == [3, 40, 3, 0, 1, 0, 16, 0]
     for bad, says in (("greedy", "unknown play policy"), ("pimc:depth=3", "unknown option 'depth'"),
                       ("pimc:worlds=0", "whole number from 1 to 10000"), ("heuristic:worlds=3", "takes none"),
                       ("pimc:infer=2", "whole number from 0 to 1"), ("pimc:calls=2", "whole number from 0 to 1"),
-                      ("pimc:objective=tricks", "objective is one of points, score")):
+                      ("pimc:objective=tricks", "objective is one of points, score"),
+                      ("pimc:close=21", "whole number from 0 to 20")):
         with pytest.raises(ValueError, match=says):
             policy_row(bad)

@@ -13,7 +13,11 @@ agrees, ``knowledge.swap``, :func:`walk_world`), and values each legal card in e
 
 * with at most ``dd_tricks`` tricks left (the current one counted), by double dummy
   (``search.solve_moves``, exact for every card, one table for all the worlds of the decision);
-* before that, by a rollout: the card, then every seat playing the plain heuristic to the end.
+* before that, by a rollout: the card, then every seat playing the plain heuristic to the end;
+  with at most ``close`` tricks left, where the rollouts of the card they value best make the
+  contract in some worlds and not in others (the contract is in doubt), the decision is valued
+  again on fresh worlds, solved double dummy: the few decisions the contract hangs on get the
+  exact search (and the score objective) a trick or more before the others.
 
 It plays the card worth most on average over the worlds (ties: the card the contract-aware
 heuristic would play, else the lowest kind). A card is worth the points its side takes from there
@@ -47,6 +51,9 @@ from .variants import R
 
 WORLDS = 40     # default worlds a decision
 DD_TRICKS = 3   # default tricks left (the current one counted) from which worlds are solved double dummy
+#: Default tricks left from which a decision whose rollouts find the contract in doubt is solved
+#: double dummy (on fresh worlds): at most ``DD_TRICKS`` is never.
+CLOSE = 4
 INFER = 0       # default: worlds drawn from the cards alone, not checked against the meld not shown
 CALLS = 0       # default: nor against the calls
 #: Default moves of the chain from one world of a decision to the next, where worlds must agree
@@ -82,6 +89,7 @@ class Scratch(NamedTuple):
     worth: np.ndarray    # float64[situations]: a seat's limits, for the check against the calls
     bidding: tuple       # auction.Bidding: the seats' bidding strategies, which the calls are read by
     chain: np.ndarray    # int64[holders, 24]: the chain's layout while fresh draws are tried (``walk_world``)
+    made: np.ndarray     # int64[24]: the worlds in which each card's rollout makes the contract
 
 
 @njit
@@ -93,7 +101,7 @@ def new_scratch(seats, sides, search_cards, bidding):
                    new_space(search_cards), np.zeros(N_KINDS, np.int64), np.zeros(4, np.int64),
                    np.zeros((3, sides), np.int64), np.zeros(sides, np.int64), np.zeros(sides, np.int64),
                    np.zeros(sides, np.int64), np.zeros(N_SITUATIONS), bidding,
-                   np.zeros((MAX_HOLDERS, N_KINDS), np.int64))
+                   np.zeros((MAX_HOLDERS, N_KINDS), np.int64), np.zeros(N_KINDS, np.int64))
 
 
 @njit
@@ -142,11 +150,13 @@ def rollout(h1, h2, pos, first, p1, p2, trump, bidder_team, draw_trump_min, max_
 
 @njit
 def pimc_card(hs, pos, p1, p2, legal, prefer, trump, bidder_team, draw_trump_min, tb, worlds, dd_tricks, infer,
-              objective, calls, chain, team, state, sc):
+              objective, calls, chain, close, team, state, sc):
     """The sampling player's card for the seat of ``pos``: from ``hs`` (``tricks.Hands``) it
     reads only that seat's hand (``h1[seat]``/``h2[seat]``) and what the seat knows (``seen``);
     ``legal`` its legal kinds, ``prefer`` the card a tie goes to; ``objective`` an index into
-    :data:`OBJECTIVES`; ``team[0..2, side]`` the points, tricks and counters each side has taken
+    :data:`OBJECTIVES`; ``close``: the tricks left from which a decision the rollouts find the
+    contract in doubt at is valued again on fresh worlds solved double dummy (see the module
+    docstring); ``team[0..2, side]`` the points, tricks and counters each side has taken
     (the bid winner's points in three-hand include its discard's, which only it has seen: they
     are read only through what the seat may know). Returns ``(state, card)``; card -1 if what the
     seat knows admits no layout (never, when ``seen`` was kept from the real play)."""
@@ -158,19 +168,39 @@ def pimc_card(hs, pos, p1, p2, legal, prefer, trump, bidder_team, draw_trump_min
     if prepare(seen, seat, own1, own2, p1, p2, tb.rules[R.copies] > 2, sc.sampler) <= 0.0:
         return state, -1
     seats = h1.shape[0]
-    wh1, wh2, r1, r2, values, sums = sc.h1, sc.h2, sc.r1, sc.r2, sc.values, sc.sums
-    sums[:] = 0.0
-    me = tb.team[seat]
-    points = tb.card_points
-    solved = (pos.cards + pos.j) // seats <= dd_tricks
-    by_score = objective == SCORE and solved
-    sp = fresh_space(sc.space, pos.cards) if solved else sc.space  # one table for every world
-    if by_score:
+    tricks_left = (pos.cards + pos.j) // seats
+    solved = tricks_left <= dd_tricks
+    watch = not solved and tricks_left <= close
+    if objective == SCORE or watch:
         sc.smeld[:] = 0
         sc.sdix[:] = 0
         for q in range(seats):
             sc.smeld[tb.team[q]] += max(seen.shown[q], 0)
             sc.sdix[tb.team[q]] += seen.dix[q]
+    state = _value_cards(pos, p1, p2, legal, trump, bidder_team, draw_trump_min, tb, worlds, solved, watch,
+                         objective, infer, calls, chain, team, state, sc, seen, seat, own1, own2)
+    if watch:
+        m = sc.made[_best(legal, sc.sums, prefer)]
+        if 0 < m < worlds:  # in doubt: solved on fresh worlds
+            state = _value_cards(pos, p1, p2, legal, trump, bidder_team, draw_trump_min, tb, worlds, True, False,
+                                 objective, infer, calls, chain, team, state, sc, seen, seat, own1, own2)
+    return state, _best(legal, sc.sums, prefer)
+
+
+@njit
+def _value_cards(pos, p1, p2, legal, trump, bidder_team, draw_trump_min, tb, worlds, solved, watch, objective,
+                 infer, calls, chain, team, state, sc, seen, seat, own1, own2):
+    """Each legal card's value summed over ``worlds`` worlds into ``sc.sums``: solved double dummy
+    (``solved``) or by rollouts; with ``watch``, ``sc.made[card]`` counts the worlds in which the
+    card's rollout makes the contract. Returns the random state."""
+    wh1, wh2, r1, r2, values, sums, made = sc.h1, sc.h2, sc.r1, sc.r2, sc.values, sc.sums, sc.made
+    sums[:] = 0.0
+    made[:] = 0
+    me = tb.team[seat]
+    bt = seen.contract[1]
+    points = tb.card_points
+    by_score = objective == SCORE and solved
+    sp = fresh_space(sc.space, pos.cards) if solved else sc.space  # one table for every world
     for w in range(worlds):
         if w == 0 or chain == 0 or not (infer or calls):
             state = draw_world(seen, seat, own1, own2, state, trump, tb, infer, calls, sc)
@@ -187,10 +217,13 @@ def pimc_card(hs, pos, p1, p2, legal, prefer, trump, bidder_team, draw_trump_min
                 copy_into(r1, wh1)
                 copy_into(r2, wh2)
                 values[card] = rollout(r1, r2, wpos, card, p1, p2, trump, bidder_team, draw_trump_min, me, tb)
+                if watch:
+                    _score(values[card], me, team, wpos, seen, tb, sc)
+                    made[card] += sc.out[bt] > 0
             elif by_score:
                 values[card] = _score(values[card], me, team, wpos, seen, tb, sc)
             sums[card] += values[card]
-    return state, _best(legal, sums, prefer)
+    return state
 
 
 @njit

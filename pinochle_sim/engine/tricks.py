@@ -17,11 +17,13 @@ playing by its card-play policy:
   ``min_tricks``); else it plays its least card;
 * ``pimc``: the sampling player (``pimc``), its worlds and double-dummy depth per seat.
 
-A policy is a row of ``policy`` (int64[seats, 7]): its code, and for ``pimc`` the worlds a
+A policy is a row of ``policy`` (int64[seats, 8]): its code, and for ``pimc`` the worlds a
 decision, the tricks left from which it solves them double dummy, whether its worlds must
 agree with the meld not laid down (``infer``), what it plays for (``objective``: the points
-its side takes, or the hand's score), whether its worlds must agree with the calls (``calls``)
-and the moves of the chain from one such world to the next (``chain``; 0: each drawn afresh).
+its side takes, or the hand's score), whether its worlds must agree with the calls (``calls``),
+the moves of the chain from one such world to the next (``chain``; 0: each drawn afresh) and
+the tricks left from which a decision with the contract in doubt is solved double dummy
+(``close``; at most ``dd``: never).
 """
 from __future__ import annotations
 
@@ -32,7 +34,7 @@ import numpy as np
 from .._numba import bjit, ijit, njit
 from ..specs import split_spec
 from .knowledge import may_hold, observe, pool_mask
-from .pimc import CALLS, CHAIN, DD_TRICKS, INFER, OBJECTIVE, OBJECTIVES, WORLDS, pimc_card
+from .pimc import CALLS, CHAIN, CLOSE, DD_TRICKS, INFER, OBJECTIVE, OBJECTIVES, WORLDS, pimc_card
 from .play import (ABOVE, ALL, HIGH, RANK, SUIT, add_copy, all_out, cheaper, beats, choose_follow, choose_lead,
                    copies_in, legal_mask, lsb, msb, partner_safe, pick_random, suit_mask, take, to_masks, trick_step)
 from .search import Position
@@ -45,13 +47,13 @@ RANDOM, HEURISTIC, CONTRACT, PIMC = range(len(POLICIES))
 DEFAULT_POLICY = "contract"
 #: Policy options (``pimc:worlds=30,dd=5``) and their defaults, as columns 1.. of a policy row.
 POLICY_OPTIONS = {"pimc": {"worlds": WORLDS, "dd": DD_TRICKS, "infer": INFER, "objective": OBJECTIVE, "calls": CALLS,
-                           "chain": CHAIN}}
+                           "chain": CHAIN, "close": CLOSE}}
 MAX_TRICKS = 20  # room in a hand record for the longest hand (20 tricks in double-deck)
 #: The values each option takes: 10,000 worlds a decision is already hours for a few hundred
 #: deals; double dummy from more tricks left than a hand has (up to 20, a double-deck hand's)
 #: is the whole hand.
 POLICY_RANGES = {"pimc": {"worlds": (1, 10_000), "dd": (0, 20), "infer": (0, 1), "objective": OBJECTIVES,
-                          "calls": (0, 1), "chain": (0, 1000)}}
+                          "calls": (0, 1), "chain": (0, 1000), "close": (0, 20)}}
 
 
 @njit
@@ -190,7 +192,7 @@ def search_room(tb, policy: np.ndarray) -> int | None:
     in variant ``tb``: None when no seat samples, so that the sampling player and its search
     are not compiled into them; else the most cards left when a seat solves a decision double
     dummy, the room ``pimc.new_scratch`` makes for the search."""
-    room = [min(int(row[2]), int(tb.rules[R.hand_size])) * int(tb.rules[R.players])
+    room = [min(max(int(row[2]), int(row[7])), int(tb.rules[R.hand_size])) * int(tb.rules[R.players])
             for row in policy if row[0] == PIMC]
     return max(room) if room else None
 
@@ -292,7 +294,7 @@ def play_tricks(hands, leader, trump, bidder_team, tb, policy, draw_trump_min, s
                     if sc is not None:  # (a branch numba drops when no seat samples)
                         state, c = pimc_card(hs, pos, p1, p2, legal, card, trump, bidder_team, draw_trump_min,
                                              tb, policy[seat, 1], policy[seat, 2], policy[seat, 3], policy[seat, 4],
-                                             policy[seat, 5], policy[seat, 6], team, state, sc)
+                                             policy[seat, 5], policy[seat, 6], policy[seat, 7], team, state, sc)
                         card = c if c >= 0 else card
             if knows:
                 observe(seen, seat, card, j, lead, win, trump, rules)

@@ -177,27 +177,29 @@ def pimc_card(hs, pos, p1, p2, legal, prefer, trump, bidder_team, draw_trump_min
         for q in range(seats):
             sc.smeld[tb.team[q]] += max(seen.shown[q], 0)
             sc.sdix[tb.team[q]] += seen.dix[q]
-    state = _value_cards(pos, p1, p2, legal, trump, bidder_team, draw_trump_min, tb, worlds, solved, watch,
-                         objective, infer, calls, chain, team, state, sc, seen, seat, own1, own2)
+    state = _value_cards(hs, pos, p1, p2, legal, trump, bidder_team, draw_trump_min, tb, worlds, solved, watch,
+                         objective, infer, calls, chain, team, state, sc)
     if watch:
         m = sc.made[_best(legal, sc.sums, prefer)]
         if 0 < m < worlds:  # in doubt: solved on fresh worlds
-            state = _value_cards(pos, p1, p2, legal, trump, bidder_team, draw_trump_min, tb, worlds, True, False,
-                                 objective, infer, calls, chain, team, state, sc, seen, seat, own1, own2)
+            state = _value_cards(hs, pos, p1, p2, legal, trump, bidder_team, draw_trump_min, tb, worlds, True, False,
+                                 objective, infer, calls, chain, team, state, sc)
     return state, _best(legal, sc.sums, prefer)
 
 
 @njit
-def _value_cards(pos, p1, p2, legal, trump, bidder_team, draw_trump_min, tb, worlds, solved, watch, objective,
-                 infer, calls, chain, team, state, sc, seen, seat, own1, own2):
-    """Each legal card's value summed over ``worlds`` worlds into ``sc.sums``: solved double dummy
-    (``solved``) or by rollouts; with ``watch``, ``sc.made[card]`` counts the worlds in which the
-    card's rollout makes the contract. Returns the random state."""
+def _value_cards(hs, pos, p1, p2, legal, trump, bidder_team, draw_trump_min, tb, worlds, solved, watch, objective,
+                 infer, calls, chain, team, state, sc):
+    """Each legal card's value for the seat of ``pos`` (its hand and what it knows read from
+    ``hs``, as :func:`pimc_card` says), summed over ``worlds`` worlds into ``sc.sums``: solved
+    double dummy (``solved``) or by rollouts; with ``watch``, ``sc.made[card]`` counts the worlds
+    in which the card's rollout makes the contract. Returns the random state."""
+    seen, seat = hs.seen, pos.seat
+    own1, own2 = hs.h1[seat], hs.h2[seat]
     wh1, wh2, r1, r2, values, sums, made = sc.h1, sc.h2, sc.r1, sc.r2, sc.values, sc.sums, sc.made
     sums[:] = 0.0
     made[:] = 0
     me = tb.team[seat]
-    bt = seen.contract[1]
     points = tb.card_points
     by_score = objective == SCORE and solved
     sp = fresh_space(sc.space, pos.cards) if solved else sc.space  # one table for every world
@@ -219,7 +221,7 @@ def _value_cards(pos, p1, p2, legal, trump, bidder_team, draw_trump_min, tb, wor
                 values[card] = rollout(r1, r2, wpos, card, p1, p2, trump, bidder_team, draw_trump_min, me, tb)
                 if watch:
                     _score(values[card], me, team, wpos, seen, tb, sc)
-                    made[card] += sc.out[bt] > 0
+                    made[card] += sc.out[bidder_team] > 0
             elif by_score:
                 values[card] = _score(values[card], me, team, wpos, seen, tb, sc)
             sums[card] += values[card]

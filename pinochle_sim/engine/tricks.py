@@ -299,14 +299,13 @@ def play_tricks(hands, leader, trump, bidder_team, tb, policy, draw_trump_min, s
             if knows:
                 observe(seen, seat, card, j, lead, win, trump, rules)
             take(h1, h2, seat, card)
-            bit = 1 << card
             p1, p2 = add_copy(p1, p2, card)
             rec_cards[t, j] = card
             lead, win, win_seat = trick_step(card, seat, j, lead, win, win_seat, trump)
             p = points[RANK[card]]
             pts += p
             counters += p > 0
-            table |= bit
+            table |= 1 << card
             cards -= 1
             left -= p
             j += 1

@@ -700,8 +700,8 @@ def cmd_strength(args: argparse.Namespace) -> None:
         raise UserError("--deals must be at least 2")
     _dd_trick(args)
     r = strength(args.variant, args.policy, args.against, args.deals, args.seed, _strategy(args.bidding),
-                 None if args.no_dd else args.variant.dd_trick if args.dd is None else args.dd, _where(args),
-                 not args.quiet, args.metric)
+                 None if args.no_dd else -1 if args.dd is None else args.dd, _where(args), not args.quiet,
+                 args.metric)
     if args.json:
         print(json.dumps(r, indent=2))
         return

@@ -18,6 +18,7 @@ import json
 import sys
 from pathlib import Path
 
+from pinochle_sim.engine.pimc import CLOSE, CLOSE_BY_PRESET, DD_TRICKS, WORLDS
 from pinochle_sim.engine.variants import PLAYABLE
 from pinochle_sim.studies.dd import play_gap
 from pinochle_sim.files import atomic_write
@@ -75,8 +76,10 @@ def main(argv: list[str] | None = None) -> int:
         "Policies (docs/card-play.md): `random`; `heuristic`, the club player that sees its own cards "
         "and the cards played; `contract`, the same player knowing the melds laid down, the cards passed, "
         "the voids and failures to beat the play revealed and the contract (the default of every command); "
-        "`pimc`, the sampling player at its defaults (40 worlds a decision, double dummy over the last 3 "
-        "tricks playing for the hand's score, rollouts by the heuristic before). "
+        f"`pimc`, the sampling player at its defaults ({WORLDS} worlds a decision, double dummy over the last "
+        f"{DD_TRICKS} tricks playing for the hand's score, and over the last {CLOSE} tricks "
+        + "".join(f"({n} in {v}) " for v, n in CLOSE_BY_PRESET.items())
+        + "where the rollouts find the contract in doubt, rollouts by the heuristic before). "
         "Written by `scripts/play_strength.py`.",
         "",
         "## Against double dummy",
@@ -101,8 +104,11 @@ def main(argv: list[str] | None = None) -> int:
             f"| {r['variant']} | {r['policy']} | {r['contracts']:,} | {r['actual']:.1f} | {r['double_dummy']:.1f} "
             f"| {_ci(r, 'gap')} | {r['mean_abs_gap']:.1f} "
             f"| {r['actual_above']:.0%} / {r['equal']:.0%} / {r['actual_below']:.0%} | {r['seconds']:.0f} |")
+    played = [(v, a, b) for v in VARIANTS if v in args.variants for a, b in pairs if measured(a, b)]
+    for v, a, b in played:  # a few deals first, so that no pair's hands/s counts loading its kernels
+        strength(v, a, b, 8, args.seed, dd_from=None)
     duels = merged("head_to_head", [strength(v, a, b, args.deals, args.seed, dd_from=None, progress=True)
-                                    for v in VARIANTS if v in args.variants for a, b in pairs if measured(a, b)])
+                                    for v, a, b in played])
     lines += [
         "",
         "## Head to head",

@@ -39,7 +39,8 @@ def test_only_a_sampling_play_has_a_search():
     assert Setup("thousand", "pimc").loop.search == 4 * 4                     # close=4 tricks of 4 cards
     assert Setup("thousand", "pimc:close=0").loop.search == 3 * 4             # dd=3 tricks
     assert Setup("three-hand", ["contract", "pimc:dd=20", "pimc:dd=0"]).loop.search == 15 * 3
-    assert Setup("classic", ["contract", "pimc:dd=0", "contract", "contract"]).loop.search == 4 * 4
+    assert Setup("classic", ["contract", "pimc:dd=0", "contract", "contract"]).loop.search == 6 * 4  # classic: close=6
+    assert Setup("classic", ["contract", "pimc:dd=0,close=4", "contract", "contract"]).loop.search == 4 * 4
     assert Setup("classic", ["contract", "pimc:dd=0,close=0", "contract", "contract"]).loop.search == 0
     assert np.array_equal(Setup("classic", "pimc").loop.policy[:, 0], [3, 3, 3, 3])
 

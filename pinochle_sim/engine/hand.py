@@ -567,7 +567,7 @@ def policy_codes(v: Variant, policy: str | list[str]) -> tuple[list[str], np.nda
     names = [policy] * v.players if isinstance(policy, str) else list(policy)
     if len(names) != v.players:
         raise ValueError(f"give one play policy, or one for each of the {v.players} seats")
-    rows = [policy_row(n) for n in names]
+    rows = [policy_row(n, v.name) for n in names]
     return [r[0] for r in rows], np.array([r[1] for r in rows], np.int64)
 
 

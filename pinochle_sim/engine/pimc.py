@@ -52,8 +52,13 @@ from .variants import R
 WORLDS = 40     # default worlds a decision
 DD_TRICKS = 3   # default tricks left (the current one counted) from which worlds are solved double dummy
 #: Default tricks left from which a decision whose rollouts find the contract in doubt is solved
-#: double dummy (on fresh worlds): at most ``DD_TRICKS`` is never.
+#: double dummy (on fresh worlds): at most ``DD_TRICKS`` is never. A preset of
+#: :data:`CLOSE_BY_PRESET` has its own, where duplicate matches measured it stronger at a cost its
+#: search affords (docs/card-play.md has the figures).
 CLOSE = 4
+CLOSE_BY_PRESET = {"classic": 6}
+#: ``close`` as a policy row holds it until the variant is known: the preset's default.
+PRESET_CLOSE = -1
 INFER = 0       # default: worlds drawn from the cards alone, not checked against the meld not shown
 CALLS = 0       # default: nor against the calls
 #: Default moves of the chain from one world of a decision to the next, where worlds must agree
@@ -102,6 +107,11 @@ def new_scratch(seats, sides, search_cards, bidding):
                    np.zeros((3, sides), np.int64), np.zeros(sides, np.int64), np.zeros(sides, np.int64),
                    np.zeros(sides, np.int64), np.zeros(N_SITUATIONS), bidding,
                    np.zeros((MAX_HOLDERS, N_KINDS), np.int64), np.zeros(N_KINDS, np.int64))
+
+
+def default_close(preset: str) -> int:
+    """The ``close`` of ``pimc`` without the option, in a variant made from ``preset``."""
+    return CLOSE_BY_PRESET.get(preset, CLOSE)
 
 
 @njit

@@ -34,7 +34,7 @@ import numpy as np
 from .._numba import bjit, ijit, njit
 from ..specs import split_spec
 from .knowledge import may_hold, observe, pool_mask
-from .pimc import CALLS, CHAIN, CLOSE, DD_TRICKS, INFER, OBJECTIVE, OBJECTIVES, WORLDS, pimc_card
+from .pimc import CALLS, CHAIN, DD_TRICKS, INFER, OBJECTIVE, OBJECTIVES, PRESET_CLOSE, WORLDS, default_close, pimc_card
 from .play import (ABOVE, ALL, HIGH, RANK, SUIT, add_copy, all_out, cheaper, beats, choose_follow, choose_lead,
                    copies_in, legal_mask, lsb, msb, partner_safe, pick_random, suit_mask, take, to_masks, trick_step)
 from .search import Position
@@ -45,9 +45,10 @@ RANDOM, HEURISTIC, CONTRACT, PIMC = range(len(POLICIES))
 #: The card play every command assumes unless told: the strongest that bid tables of millions of
 #: hands can afford (``results/play_strength.md``).
 DEFAULT_POLICY = "contract"
-#: Policy options (``pimc:worlds=30,dd=5``) and their defaults, as columns 1.. of a policy row.
+#: Policy options (``pimc:worlds=30,dd=5``) and their defaults, as columns 1.. of a policy row
+#: (``close``: the variant's preset's, ``pimc.default_close``).
 POLICY_OPTIONS = {"pimc": {"worlds": WORLDS, "dd": DD_TRICKS, "infer": INFER, "objective": OBJECTIVE, "calls": CALLS,
-                           "chain": CHAIN, "close": CLOSE}}
+                           "chain": CHAIN, "close": PRESET_CLOSE}}
 MAX_TRICKS = 20  # room in a hand record for the longest hand (20 tricks in double-deck)
 #: The values each option takes: 10,000 worlds a decision is already hours for a few hundred
 #: deals; double dummy from more tricks left than a hand has (up to 20, a double-deck hand's)
@@ -322,9 +323,10 @@ def play_tricks(hands, leader, trump, bidder_team, tb, policy, draw_trump_min, s
     return state
 
 
-def policy_row(name: str) -> tuple[str, np.ndarray]:
-    """The kernel row of a policy written ``NAME`` or ``NAME:option=value,...`` (its canonical
-    spelling, the row)."""
+def policy_row(name: str, preset: str = "") -> tuple[str, np.ndarray]:
+    """The kernel row of a policy written ``NAME`` or ``NAME:option=value,...`` in a variant made
+    from ``preset`` (its canonical spelling, the row). An option left out is spelled so whatever
+    its value in the preset (``pimc``'s ``close``: ``pimc.default_close``)."""
     base, items = split_spec(name)
     if base not in POLICIES:
         raise ValueError(f"unknown play policy {base!r}; valid: {', '.join(POLICIES)}")
@@ -349,6 +351,8 @@ def policy_row(name: str) -> tuple[str, np.ndarray]:
     row = np.zeros(1 + max(len(o) for o in POLICY_OPTIONS.values()), np.int64)
     row[0] = POLICIES.index(base)
     row[1:1 + len(values)] = list(values.values())
+    if values.get("close") == PRESET_CLOSE:
+        row[1 + list(values).index("close")] = default_close(preset)
     return spec, row
 
 

@@ -518,11 +518,11 @@ def test_policy_specs():
     assert spec == "pimc:calls=1,chain=0" and list(row) == [3, 40, 3, 0, 1, 1, 0, 4]
     spec, row = policy_row("pimc:close=0")
     assert spec == "pimc:close=0" and list(row) == [3, 40, 3, 0, 1, 0, 16, 0]
-    # close left out is the preset's (classic measured stronger at 6); written out, the number given
+    # close left out is the preset's (classic measured stronger at 6, classic-pass4 at 5); written out, the number
     spec, row = policy_row("pimc", "classic")
     assert spec == "pimc" and list(row) == [3, 40, 3, 0, 1, 0, 16, 6]
-    for name, preset, close in (("pimc", "classic-pass4", 4), ("pimc", "thousand", 4), ("pimc:close=4", "classic", 4),
-                                ("pimc:close=6", "thousand", 6)):
+    for name, preset, close in (("pimc", "classic-pass4", 5), ("pimc", "thousand", 4), ("pimc:close=4", "classic", 4),
+                                ("pimc:close=6", "thousand", 6), ("pimc", "modern-15", 4)):
         assert policy_row(name, preset)[1][7] == close
     assert policy_row("pimc:close=4", "thousand")[0] == "pimc:close=4"
     for bad, says in (("greedy", "unknown play policy"), ("pimc:depth=3", "unknown option 'depth'"),

@@ -56,7 +56,7 @@ DD_TRICKS = 3   # default tricks left (the current one counted) from which world
 #: :data:`CLOSE_BY_PRESET` has its own, where duplicate matches measured it stronger at a cost its
 #: search affords (docs/card-play.md has the figures).
 CLOSE = 4
-CLOSE_BY_PRESET = {"classic": 6}
+CLOSE_BY_PRESET = {"classic": 6, "classic-pass4": 5}
 #: ``close`` as a policy row holds it until the variant is known: the preset's default.
 PRESET_CLOSE = -1
 INFER = 0       # default: worlds drawn from the cards alone, not checked against the meld not shown

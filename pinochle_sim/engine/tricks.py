@@ -348,11 +348,11 @@ def policy_row(name: str, preset: str = "") -> tuple[str, np.ndarray]:
         values[key] = int(val)
     spec = base + (":" + ",".join(f"{k}={_option_text(base, k, v)}" for k, v in values.items() if v != known[k])
                    if any(values[k] != known[k] for k in known) else "")
+    if values.get("close") == PRESET_CLOSE:
+        values["close"] = default_close(preset)
     row = np.zeros(1 + max(len(o) for o in POLICY_OPTIONS.values()), np.int64)
     row[0] = POLICIES.index(base)
     row[1:1 + len(values)] = list(values.values())
-    if values.get("close") == PRESET_CLOSE:
-        row[1 + list(values).index("close")] = default_close(preset)
     return spec, row
 
 

@@ -66,10 +66,15 @@ def main(argv: list[str] | None = None) -> int:
                or not measured(r["policy"].split(":")[0], r.get("against", "").split(":")[0])]
         return sorted(old + new, key=place)
 
+    solved = [(v, pol) for v in VARIANTS if v in args.variants for pol in GAP_POLICIES if measured(pol)]
+    played = [(v, a, b) for v in VARIANTS if v in args.variants for a, b in pairs if measured(a, b)]
+    # a few deals of each run first, so that no run's seconds or hands/s count loading its kernels
+    for v, pol in solved:
+        play_gap(v, 8, args.seed, args.dd_from, policy=pol)
+    for v, a, b in played:
+        strength(v, a, b, 8, args.seed, dd_from=None)
     gaps = merged("against_double_dummy", [play_gap(v, args.gap_deals, args.seed, args.dd_from, policy=pol,
-                                                    progress=True)
-                                           for v in VARIANTS if v in args.variants for pol in GAP_POLICIES
-                                           if measured(pol)])
+                                                    progress=True) for v, pol in solved])
     lines = [
         "# Card play: the policies against double dummy and head to head",
         "",
@@ -104,9 +109,6 @@ def main(argv: list[str] | None = None) -> int:
             f"| {r['variant']} | {r['policy']} | {r['contracts']:,} | {r['actual']:.1f} | {r['double_dummy']:.1f} "
             f"| {_ci(r, 'gap')} | {r['mean_abs_gap']:.1f} "
             f"| {r['actual_above']:.0%} / {r['equal']:.0%} / {r['actual_below']:.0%} | {r['seconds']:.0f} |")
-    played = [(v, a, b) for v in VARIANTS if v in args.variants for a, b in pairs if measured(a, b)]
-    for v, a, b in played:  # a few deals first, so that no pair's hands/s counts loading its kernels
-        strength(v, a, b, 8, args.seed, dd_from=None)
     duels = merged("head_to_head", [strength(v, a, b, args.deals, args.seed, dd_from=None, progress=True)
                                     for v, a, b in played])
     lines += [

@@ -10,7 +10,8 @@ import pytest
 
 from pinochle_sim import __version__
 from pinochle_sim.studies.strategies import default_bidding
-from pinochle_sim.engine.tricks import DEFAULT_POLICY
+from pinochle_sim.engine.pimc import CLOSE, CLOSE_BY_PRESET
+from pinochle_sim.engine.tricks import DEFAULT_POLICY, POLICY_OPTIONS, _option_text
 from pinochle_sim.engine.variants import variant
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -79,6 +80,15 @@ def test_committed_notebooks_ran_under_todays_defaults(name):
         if not bidding.startswith(("none", "the strategies")):
             assert re.match(re.escape(default_bidding(variant(what))) + r"( \(|$)", bidding), \
                 f"{name}: {line}: run `make notebooks`"
+
+
+def test_card_play_states_the_sampling_players_defaults():
+    """docs/card-play.md spells ``pimc``'s defaults as the code has them, ``close`` each preset's."""
+    text = " ".join((ROOT / "docs" / "card-play.md").read_text().split())
+    options = {k: CLOSE if k == "close" else v for k, v in POLICY_OPTIONS["pimc"].items()}
+    assert "`pimc:" + ",".join(f"{k}={_option_text('pimc', k, v)}" for k, v in options.items()) + "`" in text
+    for preset, close in CLOSE_BY_PRESET.items():
+        assert f"`close={close}` in `{preset}`" in text
 
 
 def test_no_link_leaves_the_repository():

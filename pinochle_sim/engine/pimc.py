@@ -181,7 +181,7 @@ def pimc_card(hs, pos, p1, p2, legal, prefer, trump, bidder_team, draw_trump_min
     tricks_left = (pos.cards + pos.j) // seats
     solved = tricks_left <= dd_tricks
     watch = not solved and tricks_left <= close
-    if objective == SCORE or watch:
+    if watch or (objective == SCORE and solved):  # where _score runs: each side's meld shown
         sc.smeld[:] = 0
         sc.sdix[:] = 0
         for q in range(seats):

@@ -27,6 +27,7 @@ from typing import Callable
 
 import llvmlite
 import numba
+from llvmlite import ir
 import numpy
 from numba.core import types
 from numba.core.registry import CPUDispatcher
@@ -234,6 +235,25 @@ def load_word(typingctx, a, i):
         word = context.get_value_type(types.uint64)
         return builder.load(builder.bitcast(_byte_at(context, builder, signature, args), word.as_pointer()), align=1)
     return types.uint64(a, i), codegen
+
+
+@intrinsic
+def prefetch(typingctx, a, i):
+    """Ask the processor to bring element ``i`` of the 1-d array ``a`` into its cache, without
+    waiting for it (LLVM's ``llvm.prefetch``): a load that will miss can start while other work
+    runs. No bounds check, no effect on any value."""
+    if not (isinstance(a, types.Array) and a.ndim == 1 and isinstance(i, types.Integer)):
+        return None
+
+    def codegen(context, builder, signature, args):
+        data = context.make_array(signature.args[0])(context, builder, args[0]).data
+        at = builder.gep(data, [context.cast(builder, args[1], signature.args[1], types.intp)])
+        i8p, i32 = ir.IntType(8).as_pointer(), ir.IntType(32)
+        fn = builder.module.declare_intrinsic("llvm.prefetch", fnty=ir.FunctionType(ir.VoidType(),
+                                                                                     [i8p, i32, i32, i32]))
+        builder.call(fn, [builder.bitcast(at, i8p), i32(0), i32(3), i32(1)])
+        return context.get_dummy_value()
+    return types.void(a, i), codegen
 
 
 @ijit

@@ -105,6 +105,7 @@ def test_overrides_text_and_python():
     ("three-hand:pass_cards=3", "only partners pass cards"),
     ("thousand:players=5", r"plays 4 \(two partnerships\) or 3"),
     ("thousand:must_trump", "has no value"),
+    ("classic:card_points=200000/0/0/0/0/0", "1600010 trick points in a hand, more than 1,000,000"),
 ])
 def test_bad_options_are_refused_by_name(spec, message):
     with pytest.raises(VariantError, match=message):

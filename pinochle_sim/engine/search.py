@@ -30,7 +30,7 @@ otherwise cost two atomic counter updates, and made the search two to three time
   opponent's trick as cheaply as it can, gives points to its own side's, and otherwise throws
   the least;
 * cut-offs before any move: the points still to take bound the value from above, the trumps
-  nobody across the table can beat bound each side's points from below (:func:`sure_trump_points`),
+  nobody across the table can beat bound each side's points from below (:func:`sure_trumps`),
   and the last trick (one card in each hand) is counted, not searched.
 
 It follows the variant's obligations (``play.legal_mask``) and its sides: partners in four-hand,
@@ -42,8 +42,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._numba import bjit, ijit, njit
-from .play import (ABOVE, ALL, HIGH, RANK, SUIT, beats, copies_in, legal_mask, lsb, popcount, put_back, suit_mask,
+from .._numba import bjit, ijit, njit, prefetch
+from .play import (ABOVE, HIGH, RANK, SUIT, beats, copies_in, legal_mask, lsb, popcount, put_back, suit_mask,
                    take, trick_step)
 from .variants import R
 
@@ -70,19 +70,18 @@ class Position(NamedTuple):
 
 
 class Space(NamedTuple):
-    """The search's memory: the transposition table (keys, lower and upper bounds, the lead that
-    settled each position as a relative place (:func:`rel_place`) or -1, its cards left), the
-    stack (frames, move lists, the key of each trick start), one level per card still to play,
+    """The search's memory: the transposition table (two words an entry: the key, then the
+    entry's lower and upper bounds, the lead that settled it as a relative place
+    (:func:`rel_place`) and its cards left, packed by :func:`_entry`; a bucket of two entries
+    is four words in a row, so one probe reads one stretch of memory), the stack (frames, move
+    lists, the key of each trick start and its suits' parts), one level per card still to play,
     the root's move order, the count of positions entered (``nodes[0]``, for measuring) and the
     killer lead of each level (the last lead that cut the search off there)."""
-    tt_key: np.ndarray
-    tt_lo: np.ndarray
-    tt_hi: np.ndarray
-    tt_move: np.ndarray
-    tt_depth: np.ndarray
+    tt: np.ndarray
     frames: np.ndarray
     moves: np.ndarray
     keys: np.ndarray
+    suit_keys: np.ndarray
     order: np.ndarray
     nodes: np.ndarray
     killer: np.ndarray
@@ -97,10 +96,10 @@ def _table_size(cards_left):
 def new_space(cards_left):
     """A fresh :class:`Space` for a search over ``cards_left`` cards (-1: none, nothing allocated)."""
     n = _table_size(cards_left) if cards_left >= 0 else 0
-    return Space(np.zeros(n, np.uint64), np.empty(n, np.int32), np.empty(n, np.int32), np.empty(n, np.int8),
-                 np.zeros(n, np.int8), np.full((cards_left + 1, N_FIELDS), -1, np.int64),
+    return Space(np.zeros(2 * n, np.uint64), np.full((cards_left + 1, N_FIELDS), -1, np.int64),
                  np.zeros((cards_left + 1, 24), np.int64), np.zeros(cards_left + 1, np.uint64),
-                 np.empty(24, np.int64), np.zeros(1, np.int64), np.full(cards_left + 1, -1, np.int64))
+                 np.zeros((cards_left + 1, 4), np.uint64), np.empty(24, np.int64), np.zeros(1, np.int64),
+                 np.full(cards_left + 1, -1, np.int64))
 
 
 @ijit
@@ -110,13 +109,13 @@ def fresh_space(sp, cards_left):
     table whatever space it was carved from). Allocates nothing."""
     n = _table_size(cards_left)
     m = cards_left + 1
-    out = Space(sp.tt_key[:n], sp.tt_lo[:n], sp.tt_hi[:n], sp.tt_move[:n], sp.tt_depth[:n], sp.frames[:m],
-                sp.moves[:m], sp.keys[:m], sp.order, sp.nodes, sp.killer[:m])
-    out.tt_key[:] = 0
-    out.tt_depth[:] = 0
+    out = Space(sp.tt[:2 * n], sp.frames[:m], sp.moves[:m], sp.keys[:m], sp.suit_keys[:m], sp.order, sp.nodes,
+                sp.killer[:m])
+    out.tt[:] = 0
     out.frames[:] = -1
     out.moves[:] = 0
     out.keys[:] = 0
+    out.suit_keys[:] = 0
     out.nodes[0] = 0
     out.killer[:] = -1
     return out
@@ -170,6 +169,48 @@ def _still_out(h1):
 
 
 @ijit
+def suit_key(h1, h2, suit, pclass, base):
+    """The part of :func:`rel_key` that one suit gives: its kinds still out, in order, each by who
+    holds its copies and its point class, runs held by one seat alone, alike in worth, as groups."""
+    rest = _still_out(h1) & suit_mask(suit)
+    y = np.uint64(suit + 1)
+    run = 0  # cards in a row held by one seat, alike in worth: (seat, class) and how many
+    run_of = -1
+    while rest:
+        k = lsb(rest)
+        rest &= rest - 1
+        own = 0
+        holders = 0
+        sole = 0
+        copies = 0
+        for s in range(h1.shape[0]):
+            c = ((h1[s] >> k) & 1) + ((h2[s] >> k) & 1)
+            if base > 3:
+                c += ((h1[s] >> (k + HIGH)) & 1) + ((h2[s] >> (k + HIGH)) & 1)
+            own = own * base + c
+            if c:
+                holders += 1
+                sole = s
+                copies = c
+        of = sole * 8 + pclass[RANK[k]]
+        if holders == 1 and of == run_of:
+            run += copies
+            continue
+        if run:
+            y = y * np.uint64(0x100000001B3) + np.uint64(1000 + run_of * 64 + run)
+        if holders == 1:
+            run_of = of
+            run = copies
+        else:
+            run_of = -1
+            run = 0
+            y = y * np.uint64(0x100000001B3) + np.uint64(own * 8 + pclass[RANK[k]])
+    if run:
+        y = y * np.uint64(0x100000001B3) + np.uint64(1000 + run_of * 64 + run)
+    return _mix(y + np.uint64(suit) * np.uint64(0x9E3779B97F4A7C15))
+
+
+@ijit
 def rel_key(h1, h2, leader, pclass, base):
     """The key of a trick start by relative rank: the kinds still out in each suit, in order,
     each by who holds its copies and its point class (``pclass[rank]``), and the leader; kinds
@@ -177,46 +218,12 @@ def rel_key(h1, h2, leader, pclass, base):
     other seat's card ranks between them, and a seat never plays two cards to one trick, so
     they are as good as one another). Two positions with one key are one position but for the
     names of the ranks, so they have one value (and a lead in one is a lead in the other, or
-    as good: :func:`rel_card`). ``base``: one more than the copies of a card in the deck."""
-    out = _still_out(h1) & ALL
+    as good: :func:`rel_card`). ``base``: one more than the copies of a card in the deck. The
+    search keeps each suit's part (:func:`suit_key`) and makes again only those of the suits a
+    trick touched."""
     x = _mix(np.uint64(leader + 1))
     for suit in range(4):
-        rest = out & suit_mask(suit)
-        y = np.uint64(suit + 1)
-        run = 0  # cards in a row held by one seat, alike in worth: (seat, class) and how many
-        run_of = -1
-        while rest:
-            k = lsb(rest)
-            rest &= rest - 1
-            own = 0
-            holders = 0
-            sole = 0
-            copies = 0
-            for s in range(h1.shape[0]):
-                c = ((h1[s] >> k) & 1) + ((h2[s] >> k) & 1)
-                if base > 3:
-                    c += ((h1[s] >> (k + HIGH)) & 1) + ((h2[s] >> (k + HIGH)) & 1)
-                own = own * base + c
-                if c:
-                    holders += 1
-                    sole = s
-                    copies = c
-            of = sole * 8 + pclass[RANK[k]]
-            if holders == 1 and of == run_of:
-                run += copies
-                continue
-            if run:
-                y = y * np.uint64(0x100000001B3) + np.uint64(1000 + run_of * 64 + run)
-            if holders == 1:
-                run_of = of
-                run = copies
-            else:
-                run_of = -1
-                run = 0
-                y = y * np.uint64(0x100000001B3) + np.uint64(own * 8 + pclass[RANK[k]])
-        if run:
-            y = y * np.uint64(0x100000001B3) + np.uint64(1000 + run_of * 64 + run)
-        x ^= _mix(y + np.uint64(suit) * np.uint64(0x9E3779B97F4A7C15))
+        x ^= suit_key(h1, h2, suit, pclass, base)
     return x
 
 
@@ -297,27 +304,65 @@ def _ordered(moves, j, win, win_seat, seat, trump, points, team, first, out):
 
 
 @ijit
-def sure_trump_points(h1, h2, trump, points, team, side, others):
-    """The points of ``side``'s trumps (``others``: of every other side's, together) that no
-    trump from across the table can beat (every higher trump and the other copy still out held on
-    the same side): whatever trick they fall in, that side takes them, so they bound its points
-    from below."""
+def sure_trumps(h1, h2, trump, points, team, side):
+    """The points of ``side``'s trumps, and of every other side's together, that no trump from
+    across the table can beat (every higher trump and the other copy still out held on the same
+    side): whatever trick they fall in, that side takes them, so they bound its points from below."""
     base = 6 * trump
-    total = 0
+    mine = 0
+    theirs = 0
+    open_mine = True
+    open_theirs = True
     for r in range(6):
-        mine = 0
-        theirs = 0
+        a = 0
+        b = 0
         bit = 1 << (base + r)
         for s in range(h1.shape[0]):
             n = copies_in(h1[s], h2[s], bit)
-            if (team[s] == side) != others:
-                mine += n
+            if team[s] == side:
+                a += n
             else:
-                theirs += n
-        if theirs:
-            break
-        total += mine * points[r]
-    return total
+                b += n
+        open_mine &= b == 0
+        open_theirs &= a == 0
+        if open_mine:
+            mine += a * points[r]
+        if open_theirs:
+            theirs += b * points[r]
+    return mine, theirs
+
+
+#: An entry's second word: its lower bound + 1 (bits 0-20), its upper bound (21-41, all ones for
+#: none), the lead that settled it + 1 (42-47) and its cards left (48-55); an empty entry is zero.
+#: (The points fit: ``variants.MAX_TRICK_TOTAL``.)
+_NO_HI = (1 << 21) - 1
+
+
+@ijit
+def _entry(lo, hi, move, depth):
+    """An entry's second word (see :data:`_NO_HI`)."""
+    return np.uint64((lo + 1) | (min(hi, _NO_HI) << 21) | ((move + 1) << 42) | (depth << 48))
+
+
+@ijit
+def _lo(w):
+    return np.int64(w & np.uint64(_NO_HI)) - 1
+
+
+@ijit
+def _hi(w):
+    h = np.int64((w >> np.uint64(21)) & np.uint64(_NO_HI))
+    return INF if h == _NO_HI else h
+
+
+@ijit
+def _move(w):
+    return np.int64((w >> np.uint64(42)) & np.uint64(63)) - 1
+
+
+@ijit
+def _depth(w):
+    return np.int64(w >> np.uint64(48))
 
 
 @bjit
@@ -327,11 +372,12 @@ def search(h1, h2, pos, alpha, beta, trump, max_team, tb, sp):
     fail-soft: a value at or below ``alpha`` is an upper bound, at or above ``beta`` a lower
     bound. ``sp``: the :class:`Space` (its table carries over between calls on one hand)."""
     rules, points, team = tb.rules, tb.card_points, tb.team
-    tt_key, tt_lo, tt_hi, tt_move, tt_depth, fr, mv, ks, _, nodes, killer = sp
+    tt, fr, mv, ks, sk, _, nodes, killer = sp
     seat, j, lead, win, win_seat, table, pot, cards, left = pos
     players = h1.shape[0]
     last = rules[R.last_trick]
-    mask = np.uint64(tt_key.shape[0] - 1)
+    base = rules[R.copies] + 1
+    mask = np.uint64((tt.shape[0] >> 1) - 1)
     pclass = tb.point_class
     relative = False  # some ranks worth alike: keys by relative rank (else each card's word)
     for r in range(6):
@@ -371,36 +417,50 @@ def search(h1, h2, pos, alpha, beta, trump, max_team, tb, sp):
                     done = True
             first = -1
             if not done and j == 0:
-                low = sure_trump_points(h1, h2, trump, points, team, max_team, False)
-                if low >= beta:
-                    ret = low
-                    done = True
-                else:
-                    high = f[F_LEFT] + last - sure_trump_points(h1, h2, trump, points, team, max_team, True)
-                    if high <= alpha:
-                        ret = high
-                        done = True
-            if not done and j == 0:
                 if relative:
-                    key = rel_key(h1, h2, seat, pclass, rules[R.copies] + 1)
+                    # each suit's part of the key: made again only for the suits of the last
+                    # trick's cards when the search saw that trick start
+                    touched = 15
+                    if d >= players and fr[d - players, F_J] == 0:
+                        touched = 0
+                        for b in range(d - players, d):
+                            touched |= 1 << SUIT[fr[b, F_CARD]]
+                    key = _mix(np.uint64(seat + 1))
+                    for suit in range(4):
+                        if touched >> suit & 1:
+                            sk[d, suit] = suit_key(h1, h2, suit, pclass, base)
+                        else:
+                            sk[d, suit] = sk[d - players, suit]
+                        key ^= sk[d, suit]
                     ks[d] = key
                 else:
                     key = ks[d] ^ _Z[192 + seat]
                 e = np.int64(key & mask)  # a bucket of two: one kept for the deepest, one for the last
-                if tt_key[e] != key:
-                    e ^= 1
-                if tt_key[e] == key:
-                    lo, hi = tt_lo[e], tt_hi[e]
-                    if lo >= beta or lo == hi:
-                        ret = lo
-                        done = True
-                    elif hi <= alpha:
-                        ret = hi
-                        done = True
-                    else:
-                        alpha = max(alpha, lo)
-                        beta = min(beta, hi)
-                        first = rel_card(h1, tt_move[e]) if tt_move[e] >= 0 else -1
+                prefetch(tt, 2 * (e & ~1))  # (read while the bounds are counted)
+                low, high = sure_trumps(h1, h2, trump, points, team, max_team)
+                high = f[F_LEFT] + last - high
+                if low >= beta:
+                    ret = low
+                    done = True
+                elif high <= alpha:
+                    ret = high
+                    done = True
+                if not done:
+                    if tt[2 * e] != key:
+                        e ^= 1
+                    if tt[2 * e] == key:
+                        w = tt[2 * e + 1]
+                        lo, hi = _lo(w), _hi(w)
+                        if lo >= beta or lo == hi:
+                            ret = lo
+                            done = True
+                        elif hi <= alpha:
+                            ret = hi
+                            done = True
+                        else:
+                            alpha = max(alpha, lo)
+                            beta = min(beta, hi)
+                            first = rel_card(h1, _move(w)) if _move(w) >= 0 else -1
             if done:
                 if d == 0:
                     return ret
@@ -467,25 +527,28 @@ def search(h1, h2, pos, alpha, beta, trump, max_team, tb, sp):
             cards = f[F_CARDS]
             key = ks[d] if relative else ks[d] ^ _Z[192 + f[F_SEAT]]
             e = np.int64(key & mask) & ~1
-            if tt_key[e] != key:
-                if tt_key[e + 1] == key:
+            if tt[2 * e] != key:
+                if tt[2 * e + 2] == key:
                     e += 1
                 else:  # a new entry: in the first place if it is as deep, the old one moving on
-                    if cards >= tt_depth[e]:
-                        tt_key[e + 1], tt_lo[e + 1], tt_hi[e + 1] = tt_key[e], tt_lo[e], tt_hi[e]
-                        tt_move[e + 1], tt_depth[e + 1] = tt_move[e], tt_depth[e]
+                    if cards >= _depth(tt[2 * e + 1]):
+                        tt[2 * e + 2], tt[2 * e + 3] = tt[2 * e], tt[2 * e + 1]
                     else:
                         e += 1
-                    tt_key[e], tt_lo[e], tt_hi[e], tt_move[e], tt_depth[e] = key, -1, INF, -1, cards
+                    tt[2 * e] = key
+                    tt[2 * e + 1] = _entry(-1, INF, -1, cards)
+            w = tt[2 * e + 1]
+            lo, hi, move = _lo(w), _hi(w), _move(w)
             if best <= f[F_A0]:
-                tt_hi[e] = min(tt_hi[e], best)
+                hi = min(hi, best)
             elif best >= f[F_B0]:
-                tt_lo[e] = max(tt_lo[e], best)
-                tt_move[e] = rel_place(h1, f[F_BESTCARD])
+                lo = max(lo, best)
+                move = rel_place(h1, f[F_BESTCARD])
             else:
-                tt_lo[e] = best
-                tt_hi[e] = best
-                tt_move[e] = rel_place(h1, f[F_BESTCARD])
+                lo = best
+                hi = best
+                move = rel_place(h1, f[F_BESTCARD])
+            tt[2 * e + 1] = _entry(lo, hi, move, _depth(w))
         ret = best
         if d == 0:
             return ret

@@ -24,6 +24,9 @@ from .melds import COMBOS, RUN_MARRIAGE, SUIT_ROWS, cross_tables, instance_table
 #: A meld's values for one, two (three, four) copies.
 Pair = tuple[int, ...]
 
+#: The most trick points a hand may hold (the double-dummy search packs its bounds in 21 bits).
+MAX_TRICK_TOTAL = 1_000_000
+
 
 ALL_PASS = ("throw_in", "dealer_stuck")
 FIRST_LEAD = ("bidder", "dealer_left")
@@ -133,6 +136,9 @@ class Variant:
             raise VariantError("stuck_bid must be positive when all_pass=dealer_stuck")
         if self.target <= 0:
             raise VariantError(f"target={self.target}: must be positive")
+        if self.trick_total > MAX_TRICK_TOTAL:
+            raise VariantError(f"card_points={format_value(self.card_points)}, last_trick={self.last_trick}: "
+                               f"{self.trick_total} trick points in a hand, more than {MAX_TRICK_TOTAL:,}")
 
     # Derived figures.
     @property

@@ -27,8 +27,8 @@ from typing import Callable
 
 import llvmlite
 import numba
-from llvmlite import ir
 import numpy
+from llvmlite import ir
 from numba.core import types
 from numba.core.registry import CPUDispatcher
 from numba.extending import intrinsic

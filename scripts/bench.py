@@ -2,6 +2,7 @@
 
     python scripts/bench.py [--deals N] [--repeat R] [--json]
     python scripts/bench.py --only-dd      # the double-dummy figures alone, the others kept
+    python scripts/bench.py --only-dd --dd-deals 0 --dd-full thousand=20   # whole thousand hands alone
 
 Each figure is the best of ``--repeat`` rounds after a warm-up (compile) run, in deals per
 second; a round times every kernel once, in turn, and ``rounds`` keeps the worst and the median
@@ -9,11 +10,14 @@ round of each figure and of each ratio. The kernels stream: they reduce to a che
 storing hands, as long runs do. Beside the engine's figures it times reference kernels for the
 same work (``ref_*``), written as plainly and as fast as we could, and writes the ratios
 (``*_vs_ref``), so the figures read against fast plain numba code on the same machine in the
-same rounds.
+same rounds. The double-dummy solver is timed on one thread: from 8 tricks left, and on whole
+hands (``--dd-full``, 100 ``classic`` and 20 ``thousand`` deals by default; each hand's time is
+appended to ``--dd-log`` as it is solved, and a run stopped part way goes on from it).
 """
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import platform
@@ -29,6 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import pinochle_sim as ps  # noqa: E402
 from pinochle_sim._numba import in_spans, set_threads  # noqa: E402
 from pinochle_sim.files import atomic_write  # noqa: E402
+from pinochle_sim.progress import bar  # noqa: E402
 from pinochle_sim.engine.deal import BLOCK, deal_one  # noqa: E402
 from pinochle_sim.engine.meld import hand_meld_all_trumps  # noqa: E402
 from pinochle_sim.engine.hand import play_rows  # noqa: E402
@@ -400,29 +405,81 @@ RATIOS = {"deal_per_s": "ref_deal_per_s", "deal_meld_per_s": "ref_deal_meld_per_
           "full_hand_per_s": "ref_full_hand_per_s", "full_hand_contract_per_s": "ref_full_hand_per_s"}
 
 
-def double_dummy_speed(variant: str, deals: int, played: int = 4) -> dict:
-    """The double-dummy solver's time (ms, one thread) on the positions after the heuristic has
-    played ``played`` tricks of ``deals`` deals of seed 1 (thrown-in deals left out): median, 95th
-    percentile and the worst (after the search is compiled)."""
-    from pinochle_sim.studies.dd import double_dummy
-    from pinochle_sim.studies.records import hands_at, records
-    v = ps.variant(variant)
-    times, nodes = [], []
-    for rec in records(v, deals=deals, seed=1, bidding="formula"):
-        if rec["bidder"] is None:
-            continue
-        if not times:  # compile (or load) the search on a small position
-            late = v.hand_size - 2
-            double_dummy([" ".join(h) for h in hands_at(rec, late)], rec["trump"],
-                         rec["tricks"][late]["leader"], v, exact=False)
-        hands = hands_at(rec, played)
-        args = ([" ".join(h) for h in hands], rec["trump"], rec["tricks"][played]["leader"], v)
-        t0 = time.perf_counter()
-        nodes.append(double_dummy(*args, exact=False).nodes)
-        times.append(1000 * (time.perf_counter() - t0))
+def _summary(times: list[float], nodes: list[int], played: int) -> dict:
     return {"median_ms": round(float(np.median(times)), 2), "p95_ms": round(float(np.percentile(times, 95)), 2),
             "max_ms": round(max(times), 1), "median_nodes": int(np.median(nodes)),
             "p95_nodes": int(np.percentile(nodes, 95)), "positions": len(times), "tricks_played_first": played}
+
+
+def _search_fingerprint() -> str:
+    """What a logged full-deal time was measured with: the engine's code, the version and the
+    machine (a time is reused only under the same)."""
+    engine = Path(ps.__file__).parent / "engine"
+    h = hashlib.sha256(ps.__version__.encode())
+    for f in sorted(engine.glob("*.py")):
+        h.update(f.name.encode() + f.read_bytes())
+    h.update(json.dumps(_machine(), sort_keys=True).encode())
+    return h.hexdigest()[:16]
+
+
+def double_dummy_speed(variant: str, deals: int, played: int = 4, log: Path | None = None) -> dict:
+    """The double-dummy solver's time (ms, one thread) on the positions after the heuristic has
+    played ``played`` tricks of the first ``deals`` deals of seed 1 with a contract (thrown-in
+    deals passed over): median, 95th
+    percentile and the worst (after the search is compiled). With ``log`` (a JSON-lines file),
+    each position's time is appended to it as soon as it is solved, and a position the log
+    already holds from the same code on the same machine (:func:`_search_fingerprint`) is not
+    solved again: a long run (full deals) goes on where it was stopped."""
+    from pinochle_sim.studies.dd import double_dummy
+    from pinochle_sim.studies.records import hands_at, records
+    v = ps.variant(variant)
+    fp = _search_fingerprint() if log is not None else ""
+    done = {}
+    if log is not None and log.exists():
+        for line in log.read_text().splitlines():
+            row = json.loads(line)
+            if row["fingerprint"] == fp and row["variant"] == variant and row["played"] == played:
+                done[row["deal"]] = row
+    recs, start = [], 0
+    while len(recs) < deals:
+        batch = deals - len(recs) + (deals - len(recs)) // 4 + 4
+        recs += [r for r in records(v, deals=batch, seed=1, start=start, bidding="formula") if r["bidder"] is not None]
+        start += batch
+    recs = recs[:deals]
+    times, nodes = [], []
+    warm = False
+    with bar(len(recs), f"double dummy, {variant}, from trick {played + 1}", unit=" positions") as pb:
+        for rec in recs:
+            if rec["deal"] not in done:
+                if not warm:  # compile (or load) the search on a small position
+                    late = v.hand_size - 2
+                    double_dummy([" ".join(h) for h in hands_at(rec, late)], rec["trump"],
+                                 rec["tricks"][late]["leader"], v, exact=False)
+                    warm = True
+                hands = hands_at(rec, played)
+                args = ([" ".join(h) for h in hands], rec["trump"], rec["tricks"][played]["leader"], v)
+                t0 = time.perf_counter()
+                r = double_dummy(*args, exact=False)
+                ms = 1000 * (time.perf_counter() - t0)
+                done[rec["deal"]] = {"fingerprint": fp, "variant": variant, "played": played, "deal": rec["deal"],
+                                     "ms": round(ms, 2), "nodes": int(r.nodes), "points": int(r.points)}
+                if log is not None:
+                    with open(log, "a") as fh:
+                        fh.write(json.dumps(done[rec["deal"]]) + "\n")
+            times.append(done[rec["deal"]]["ms"])
+            nodes.append(done[rec["deal"]]["nodes"])
+            pb.update(1)
+    return _summary(times, nodes, played)
+
+
+def _full_specs(p: argparse.ArgumentParser, specs: list[str]) -> dict[str, int]:
+    out = {}
+    for spec in specs:
+        name, _, n = spec.partition("=")
+        if name not in ps.PLAYABLE or not n.isdigit() or int(n) < 1:
+            p.error(f"--dd-full takes VARIANT=DEALS (a preset, a positive count), not {spec!r}")
+        out[name] = int(n)
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -432,15 +489,17 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--json", action="store_true", help="also print the figures as JSON")
     p.add_argument("--out", default=str(RESULTS))
     p.add_argument("--dd-deals", type=int, default=100,
-                   help="deals whose double-dummy solve is timed, from 8 tricks left (0: none)")
-    p.add_argument("--dd-full-deals", type=int, default=10,
-                   help="deals whose full 12-trick double-dummy solve is timed (seconds to a minute each in "
-                        "classic; 0: none)")
-    p.add_argument("--dd-full-variants", nargs="+", default=["classic"],
-                   help="variants of the full-deal timing (thousand takes minutes a deal)")
+                   help="deals (with a contract) whose double-dummy solve is timed, from 8 tricks left (0: none)")
+    p.add_argument("--dd-full", nargs="*", default=["classic=100", "thousand=20"], metavar="VARIANT=DEALS",
+                   help="deals of each variant whose whole-hand double-dummy solve is timed (seconds a deal in "
+                        "classic, up to minutes in thousand; none given: none timed)")
+    p.add_argument("--dd-log", default=str(RESULTS.parent / "bench_dd_full.jsonl"),
+                   help="each whole-hand solve's time is appended here as it is solved; a run stopped part "
+                        "way goes on from it (times of the same code on the same machine are reused)")
     p.add_argument("--only-dd", action="store_true",
                    help="time only the double-dummy solver; the other figures stay as --out holds them")
     args = p.parse_args(argv)
+    full = _full_specs(p, args.dd_full)
     if args.only_dd:
         if not Path(args.out).exists():
             p.error(f"--only-dd updates {args.out}, which does not exist yet: run the whole bench first")
@@ -454,10 +513,10 @@ def main(argv: list[str] | None = None) -> int:
         report["double_dummy_8_tricks_left"] = {v: double_dummy_speed(v, args.dd_deals, ps.variant(v).dd_trick)
                                                 for v in ("classic", "thousand", "double-deck")}
         set_threads(threads)
-    if args.dd_full_deals:
+    if full:
         threads = set_threads(1)
-        report["double_dummy_full_deal"] = {v: double_dummy_speed(v, args.dd_full_deals, played=0)
-                                            for v in args.dd_full_variants}
+        report.setdefault("double_dummy_full_deal", {}).update(
+            {v: double_dummy_speed(v, n, played=0, log=Path(args.dd_log)) for v, n in full.items()})
         set_threads(threads)
     with atomic_write(args.out) as fh:
         json.dump(report, fh, indent=2)

@@ -99,7 +99,7 @@ def _bench():
     import sys
     with tempfile.TemporaryDirectory() as tmp:
         subprocess.run([sys.executable, str(Path(__file__).parents[1] / "scripts" / "bench.py"), "--deals", "2000",
-                        "--repeat", "1", "--out", f"{tmp}/bench.json", "--dd-deals", "1", "--dd-full-deals", "0"],
+                        "--repeat", "1", "--out", f"{tmp}/bench.json", "--dd-deals", "1", "--dd-full"],
                        capture_output=True, check=True)
 
 

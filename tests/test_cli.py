@@ -107,10 +107,21 @@ def test_bench_script_smoke(tmp_path):
     from pathlib import Path
     script = Path(__file__).parents[1] / "scripts" / "bench.py"
     out = tmp_path / "bench.json"
+    log = tmp_path / "full.jsonl"
     res = subprocess.run([sys.executable, str(script), "--deals", "20000", "--repeat", "1", "--out",
-                          str(out), "--dd-deals", "3", "--dd-full-deals", "0"], capture_output=True, text=True)
+                          str(out), "--dd-deals", "3", "--dd-full", "classic=1", "--dd-log", str(log)],
+                         capture_output=True, text=True)
     assert res.returncode == 0, res.stderr
     figures = json.loads(out.read_text())
+    assert figures["double_dummy_8_tricks_left"]["thousand"]["positions"] == 3
+    solved = json.loads(log.read_text())
+    assert figures["double_dummy_full_deal"]["classic"]["median_ms"] == solved["ms"] > 0
+    # timed again: the whole hand the log holds (same code, same machine) is not solved again
+    res = subprocess.run([sys.executable, str(script), "--only-dd", "--out", str(out), "--dd-deals", "0",
+                          "--dd-full", "classic=1", "--dd-log", str(log)], capture_output=True, text=True)
+    assert res.returncode == 0, res.stderr
+    assert json.loads(log.read_text()) == solved
+    assert json.loads(out.read_text())["full_hand_per_s"] == figures["full_hand_per_s"]  # --only-dd keeps it
     for key in ("deal_per_s", "deal_meld_per_s", "deal_per_s_1thread", "deal_meld_per_s_1thread",
                 "full_hand_per_s", "full_hand_per_s_1thread", "ref_deal_per_s", "ref_deal_meld_per_s",
                 "ref_full_hand_per_s", "full_hand_contract_per_s"):

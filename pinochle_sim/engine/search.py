@@ -88,14 +88,30 @@ class Space(NamedTuple):
 
 
 @ijit
-def _table_size(cards_left):
-    return 1 << (14 if cards_left <= 16 else 17 if cards_left <= 32 else 21)
+def by_relative_rank(pclass):
+    """Whether some ranks are worth alike (``pclass[rank]``, the variant's point classes): then
+    the table is keyed by relative rank (:func:`rel_key`), else by each card (Zobrist)."""
+    for r in range(6):
+        if pclass[r] != r:
+            return True
+    return False
+
+
+@ijit
+def _table_size(cards_left, relative):
+    """Entries of the table for a search over ``cards_left`` cards. Past 32 cards (whole hands)
+    where every rank has its own worth (``relative`` false: ``thousand``), 2^24 (256 MB): such a
+    hand enters up to billions of positions, and on the slow ones a table of 2^21 made it enter
+    two to three times as many; where ranks are worth alike 2^21, as clearing the larger one cost
+    ``classic`` more than its fewer positions saved (CHANGELOG, 2026-12-04)."""
+    return 1 << (14 if cards_left <= 16 else 17 if cards_left <= 32 else 21 if relative else 24)
 
 
 @njit
-def new_space(cards_left):
-    """A fresh :class:`Space` for a search over ``cards_left`` cards (-1: none, nothing allocated)."""
-    n = _table_size(cards_left) if cards_left >= 0 else 0
+def new_space(cards_left, relative=True):
+    """A fresh :class:`Space` for a search over ``cards_left`` cards (-1: none, nothing allocated);
+    ``relative``: :func:`by_relative_rank` of the variant (the table's size, :func:`_table_size`)."""
+    n = _table_size(cards_left, relative) if cards_left >= 0 else 0
     return Space(np.zeros(2 * n, np.uint64), np.full((cards_left + 1, N_FIELDS), -1, np.int64),
                  np.zeros((cards_left + 1, 24), np.int64), np.zeros(cards_left + 1, np.uint64),
                  np.zeros((cards_left + 1, 4), np.uint64), np.empty(24, np.int64), np.zeros(1, np.int64),
@@ -103,11 +119,11 @@ def new_space(cards_left):
 
 
 @ijit
-def fresh_space(sp, cards_left):
-    """``sp`` (from :func:`new_space` for at least ``cards_left`` cards) as :func:`new_space`
-    makes it for ``cards_left``: cleared, and viewed at that size (so a search sees the same
-    table whatever space it was carved from). Allocates nothing."""
-    n = _table_size(cards_left)
+def fresh_space(sp, cards_left, relative=True):
+    """``sp`` (from :func:`new_space` for at least ``cards_left`` cards, the same ``relative``) as
+    :func:`new_space` makes it for ``cards_left``: cleared, and viewed at that size (so a search
+    sees the same table whatever space it was carved from). Allocates nothing."""
+    n = _table_size(cards_left, relative)
     m = cards_left + 1
     out = Space(sp.tt[:2 * n], sp.frames[:m], sp.moves[:m], sp.keys[:m], sp.suit_keys[:m], sp.order, sp.nodes,
                 sp.killer[:m])
@@ -379,9 +395,7 @@ def search(h1, h2, pos, alpha, beta, trump, max_team, tb, sp):
     base = rules[R.copies] + 1
     mask = np.uint64((tt.shape[0] >> 1) - 1)
     pclass = tb.point_class
-    relative = False  # some ranks worth alike: keys by relative rank (else each card's word)
-    for r in range(6):
-        relative |= pclass[r] != r
+    relative = by_relative_rank(pclass)  # keys by relative rank (else each card's word)
     if not relative:
         ks[0] = hands_key(h1, h2)
     f = fr[0]
@@ -661,4 +675,5 @@ def trick_start_value(h1, h2, leader, max_team, trump, tb):
     # (as 64-bit integers, whatever the caller read them from: the sampling player's search then
     # serves here too, not a second compile of it for a narrower type)
     return mtd(h1, h2, Position(np.int64(leader), 0, 0, -1, -1, 0, 0, cards, left), 0, left + last,
-               (left + last) // 2, point_unit(points, last), np.int64(trump), max_team, tb, new_space(cards))
+               (left + last) // 2, point_unit(points, last), np.int64(trump), max_team, tb,
+               new_space(cards, by_relative_rank(tb.point_class)))

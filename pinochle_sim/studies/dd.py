@@ -21,7 +21,7 @@ import numpy as np
 from ..engine.cards import card_name, hand_counts, parse_cards, parse_suit
 from ..engine.hand import side_of
 from ..engine.play import RANK, to_masks, trick_step
-from ..engine.search import Position, new_space, solve_moves, trick_start_value
+from ..engine.search import Position, by_relative_rank, new_space, solve_moves, trick_start_value
 from ..engine.variants import Variant, compile_variant, variant
 from ..engine.tricks import DEFAULT_POLICY
 
@@ -74,7 +74,7 @@ def double_dummy(hands, trump: str | int, leader: int, v: Variant | str = "thous
     out = np.empty(24, np.int64)
     cards = sum(sizes)
     left = sum(int(tb.card_points[k % 6]) * int(c[k]) for c in counts for k in range(24))
-    sp = new_space(cards)
+    sp = new_space(cards, by_relative_rank(tb.point_class))
     best = solve_moves(h1, h2, Position(seat, len(played), lead, win, win_seat, table, pts, cards, left),
                        exact, t, tb, out, sp)
     values = {card_name(k): int(out[k]) for k in range(24) if out[k] >= 0}

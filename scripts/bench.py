@@ -425,11 +425,11 @@ def _search_fingerprint() -> str:
 def double_dummy_speed(variant: str, deals: int, played: int = 4, log: Path | None = None) -> dict:
     """The double-dummy solver's time (ms, one thread) on the positions after the heuristic has
     played ``played`` tricks of the first ``deals`` deals of seed 1 with a contract (thrown-in
-    deals passed over): median, 95th
-    percentile and the worst (after the search is compiled). With ``log`` (a JSON-lines file),
-    each position's time is appended to it as soon as it is solved, and a position the log
-    already holds from the same code on the same machine (:func:`_search_fingerprint`) is not
-    solved again: a long run (full deals) goes on where it was stopped."""
+    deals passed over): median, 95th percentile and the worst (after the search is compiled).
+    With ``log`` (a JSON-lines file), each position's time is appended to it as soon as it is
+    solved, and a position the log already holds from the same code on the same machine
+    (:func:`_search_fingerprint`) is not solved again: a long run (whole hands) goes on where it
+    was stopped."""
     from pinochle_sim.studies.dd import double_dummy
     from pinochle_sim.studies.records import hands_at, records
     v = ps.variant(variant)
@@ -500,6 +500,8 @@ def main(argv: list[str] | None = None) -> int:
                    help="time only the double-dummy solver; the other figures stay as --out holds them")
     args = p.parse_args(argv)
     full = _full_specs(p, args.dd_full)
+    if full and not Path(args.dd_log).resolve().parent.is_dir():
+        p.error(f"--dd-log {args.dd_log}: no such folder")
     if args.only_dd:
         if not Path(args.out).exists():
             p.error(f"--only-dd updates {args.out}, which does not exist yet: run the whole bench first")

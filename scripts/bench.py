@@ -405,12 +405,6 @@ RATIOS = {"deal_per_s": "ref_deal_per_s", "deal_meld_per_s": "ref_deal_meld_per_
           "full_hand_per_s": "ref_full_hand_per_s", "full_hand_contract_per_s": "ref_full_hand_per_s"}
 
 
-def _summary(times: list[float], nodes: list[int], played: int) -> dict:
-    return {"median_ms": round(float(np.median(times)), 2), "p95_ms": round(float(np.percentile(times, 95)), 2),
-            "max_ms": round(max(times), 1), "median_nodes": int(np.median(nodes)),
-            "p95_nodes": int(np.percentile(nodes, 95)), "positions": len(times), "tricks_played_first": played}
-
-
 def _search_fingerprint() -> str:
     """What a logged full-deal time was measured with: the engine's code, the version and the
     machine (a time is reused only under the same)."""
@@ -469,7 +463,9 @@ def double_dummy_speed(variant: str, deals: int, played: int = 4, log: Path | No
             times.append(done[rec["deal"]]["ms"])
             nodes.append(done[rec["deal"]]["nodes"])
             pb.update(1)
-    return _summary(times, nodes, played)
+    return {"median_ms": round(float(np.median(times)), 2), "p95_ms": round(float(np.percentile(times, 95)), 2),
+            "max_ms": round(max(times), 1), "median_nodes": int(np.median(nodes)),
+            "p95_nodes": int(np.percentile(nodes, 95)), "positions": len(times), "tricks_played_first": played}
 
 
 def _full_specs(p: argparse.ArgumentParser, specs: list[str]) -> dict[str, int]:

@@ -119,11 +119,11 @@ def new_space(cards_left, relative=True):
 
 
 @ijit
-def fresh_space(sp, cards_left, relative=True):
-    """``sp`` (from :func:`new_space` for at least ``cards_left`` cards, the same ``relative``) as
-    :func:`new_space` makes it for ``cards_left``: cleared, and viewed at that size (so a search
-    sees the same table whatever space it was carved from). Allocates nothing."""
-    n = _table_size(cards_left, relative)
+def fresh_space(sp, cards_left):
+    """``sp`` (from :func:`new_space` for at least ``cards_left`` cards) as :func:`new_space`
+    makes it for ``cards_left`` by default: cleared, and viewed at that size (so a search sees the
+    same table whatever space it was carved from). Allocates nothing."""
+    n = _table_size(cards_left, True)
     m = cards_left + 1
     out = Space(sp.tt[:2 * n], sp.frames[:m], sp.moves[:m], sp.keys[:m], sp.suit_keys[:m], sp.order, sp.nodes,
                 sp.killer[:m])

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from naive import SUITS, names, naive_double_dummy, naive_legal
+from naive import RANKS, SUITS, names, naive_double_dummy, naive_follow, naive_lead, naive_legal, side, winning_card
 
 import pinochle_sim as ps
 from pinochle_sim.engine.cards import hand_counts
 from pinochle_sim.engine.play import to_masks
-from pinochle_sim.engine.search import rel_key
+from pinochle_sim.engine.search import Position, first_guess, new_space, rel_key
 from pinochle_sim.engine.variants import PLAYABLE, PRESETS, R, compile_variant
 from pinochle_sim.studies.dd import double_dummy, trick_value
 from pinochle_sim.studies.records import hands_at
@@ -48,6 +48,66 @@ def test_double_dummy_equals_exhaustive_minimax(name):
         fast = double_dummy([" ".join(h) for h in hands], trump, leader, v, trick, exact=False)
         assert (fast.points, sorted(fast.best)) == (got.points, sorted(got.best))
         assert all(x <= got.points for x in fast.values.values())
+
+
+def naive_playout(hands, leader, trump, v):
+    """The points the side of ``leader`` takes from a trick start when every seat plays the plain
+    heuristic seeing every card (``naive_lead``/``naive_follow``), that side as declarer."""
+    kind = {RANKS[k % 6] + SUITS[k // 6]: k for k in range(24)}
+    points = v.card_points
+    hands = [list(h) for h in hands]
+    me = side(leader, v)
+    got = 0
+    while hands[leader]:
+        trick = []
+        for j in range(v.players):
+            s = (leader + j) % v.players
+            unseen = {kind[c] for o in range(v.players) if o != s for c in hands[o]}
+            held = [kind[c] for c in hands[s]]
+            if not trick:
+                card = naive_lead(set(held), {k for k in held if held.count(k) > 1}, unseen, SUITS.index(trump),
+                                  side(s, v) == me, points, 1, set())
+            else:
+                legal = sorted(kind[c] for c in naive_legal(hands[s], trick, trump, v))
+                w = winning_card(trick, trump)
+                win, by = kind[trick[w]], (leader + w) % v.players
+                last = j == v.players - 1
+                boss = not any(u // 6 == win // 6 and u % 6 < win % 6 for u in unseen)
+                safe = v.players == 4 and by == (s + 2) % 4 and (last or boss)
+                card = legal[0] if len(legal) == 1 else naive_follow(legal, unseen, SUITS.index(trump), last, win,
+                                                                     safe, points)
+            name = RANKS[card % 6] + SUITS[card // 6]
+            hands[s].remove(name)
+            trick.append(name)
+        leader = (leader + winning_card(trick, trump)) % v.players
+        if side(leader, v) == me:
+            got += sum(points[RANKS.index(c[0])] for c in trick) + (v.last_trick if not hands[0] else 0)
+    return got
+
+
+@pytest.mark.parametrize("name", ["classic", "thousand", "three-hand"])
+def test_first_guess_is_the_heuristic_played_with_every_card_in_view(name):
+    """MTD(f)'s first guess (``search.first_guess``) against its twin: every seat plays the plain
+    heuristic from a trick start, seeing the cards in the other hands, the leader's side as
+    declarer; the hands are left as they were."""
+    v = PRESETS[name]
+    tb = compile_variant(v)
+    rng = random.Random(7)
+    for _ in range(20):
+        deal = ps.deal(1, seed=rng.randrange(10**6), v=v)[0]
+        size = rng.randrange(2, 9)
+        hands = [rng.sample(names(deal[p]), size) for p in range(v.players)]
+        trump, leader = rng.choice(SUITS), rng.randrange(v.players)
+        h1, h2 = np.zeros(v.players, np.int64), np.zeros(v.players, np.int64)
+        for s, hand in enumerate(hands):
+            h1[s], h2[s] = to_masks(hand_counts(" ".join(hand)))
+        before = h1.copy(), h2.copy()
+        cards = sum(map(len, hands))
+        left = sum(v.card_points[RANKS.index(c[0])] for hand in hands for c in hand)
+        got = first_guess(h1, h2, Position(leader, 0, 0, -1, -1, 0, 0, cards, left), SUITS.index(trump),
+                          tb.team[leader], tb, new_space(cards))
+        assert got == naive_playout(hands, leader, trump, v), (hands, leader, trump)
+        assert (h1 == before[0]).all() and (h2 == before[1]).all()
 
 
 def test_four_copies_of_a_card_equal_exhaustive_minimax():

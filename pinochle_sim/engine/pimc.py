@@ -43,8 +43,7 @@ from .auction import N_SITUATIONS
 from .cards import N_KINDS
 from .knowledge import (MAX_HOLDERS, Sampler, agrees_with_calls, agrees_with_meld, compose, draw, new_sampler,
                         prepare, swap, unswap)
-from .play import (ALL, RANK, add_copy, all_out, choose_follow, choose_lead, legal_mask, lsb, partner_safe,
-                   popcount, take, trick_step)
+from .play import lsb, popcount, rollout
 from .search import Position, fresh_space, in_hands, new_space, solve_moves
 from .scoring import score_hand
 from .variants import R
@@ -112,50 +111,6 @@ def new_scratch(seats, sides, search_cards, bidding):
 def default_close(preset: str) -> int:
     """The ``close`` of ``pimc`` without the option, in a variant made from ``preset``."""
     return CLOSE_BY_PRESET.get(preset, CLOSE)
-
-
-@njit
-def rollout(h1, h2, pos, first, p1, p2, trump, bidder_team, draw_trump_min, max_team, tb):
-    """The points side ``max_team`` takes from position ``pos`` (the cards on the table included)
-    to the end when its seat to play plays ``first`` and then every seat the plain heuristic;
-    ``h1``/``h2`` are spent."""
-    rules, points, team, partner = tb.rules, tb.card_points, tb.team, tb.partner
-    seats = h1.shape[0]
-    seat, j, lead, win, win_seat, _, pot, cards, _ = pos
-    four = rules[R.copies] > 2
-    got = 0
-    card = first
-    while cards > 0:
-        if card < 0:
-            unseen = ALL & ~all_out(h1[seat], h2[seat], p1, p2, four)
-            if j == 0:
-                card = choose_lead(h1[seat], h2[seat], unseen, trump, team[seat] == bidder_team, points,
-                                   draw_trump_min, 0)
-            else:
-                legal = legal_mask(h1[seat], j, lead, win, trump, rules[R.must_head], rules[R.must_trump],
-                                   rules[R.must_overtrump])
-                last = j == seats - 1
-                if not legal & (legal - 1):  # one legal card
-                    card = lsb(legal)
-                else:
-                    card = choose_follow(legal, unseen, trump, last, win,
-                                         partner_safe(unseen, last, win, win_seat == partner[seat]), points)
-        take(h1, h2, seat, card)
-        p1, p2 = add_copy(p1, p2, card)
-        lead, win, win_seat = trick_step(card, seat, j, lead, win, win_seat, trump)
-        pot += points[RANK[card]]
-        cards -= 1
-        card = -1
-        if j == seats - 1:
-            if cards == 0:
-                pot += rules[R.last_trick]
-            if team[win_seat] == max_team:
-                got += pot
-            seat, j, pot = win_seat, 0, 0
-        else:
-            seat = seat + 1 if seat + 1 < seats else 0
-            j += 1
-    return got
 
 
 @njit

@@ -35,6 +35,7 @@ from .._numba import ijit, njit
 from .._numba import popcount as _popcount
 from .cards import N_KINDS, parse_cards, parse_suit
 from .deal import below
+from .variants import R
 
 ALL = (1 << N_KINDS) - 1
 #: How far up a mask the third and fourth copies of a kind sit (``h1 >> HIGH``: the kinds held
@@ -369,6 +370,52 @@ def choose_follow(legal, unseen, trump, last, win, safe, points):
         if _boss(k, unseen):
             bosses |= 1 << k
     return _cheapest(bosses if bosses else winners, trump, points)
+
+
+@njit
+def rollout(h1, h2, pos, first, p1, p2, trump, bidder_team, draw_trump_min, max_team, tb):
+    """The points side ``max_team`` takes from position ``pos`` (the cards on the table included)
+    to the end when its seat to play plays ``first`` (-1: the heuristic's card) and then every seat
+    the plain heuristic, each seeing what it would at the table: its own hand and the cards played
+    (``p1``/``p2``, as a hand's masks); ``h1``/``h2`` are spent. The sampling player values cards
+    by it, and the double-dummy search takes its first guess from it."""
+    rules, points, team, partner = tb.rules, tb.card_points, tb.team, tb.partner
+    seats = h1.shape[0]
+    seat, j, lead, win, win_seat, _, pot, cards, _ = pos
+    four = rules[R.copies] > 2
+    got = 0
+    card = first
+    while cards > 0:
+        if card < 0:
+            unseen = ALL & ~all_out(h1[seat], h2[seat], p1, p2, four)
+            if j == 0:
+                card = choose_lead(h1[seat], h2[seat], unseen, trump, team[seat] == bidder_team, points,
+                                   draw_trump_min, 0)
+            else:
+                legal = legal_mask(h1[seat], j, lead, win, trump, rules[R.must_head], rules[R.must_trump],
+                                   rules[R.must_overtrump])
+                last = j == seats - 1
+                if not legal & (legal - 1):  # one legal card
+                    card = lsb(legal)
+                else:
+                    card = choose_follow(legal, unseen, trump, last, win,
+                                         partner_safe(unseen, last, win, win_seat == partner[seat]), points)
+        take(h1, h2, seat, card)
+        p1, p2 = add_copy(p1, p2, card)
+        lead, win, win_seat = trick_step(card, seat, j, lead, win, win_seat, trump)
+        pot += points[RANK[card]]
+        cards -= 1
+        card = -1
+        if j == seats - 1:
+            if cards == 0:
+                pot += rules[R.last_trick]
+            if team[win_seat] == max_team:
+                got += pot
+            seat, j, pot = win_seat, 0, 0
+        else:
+            seat = seat + 1 if seat + 1 < seats else 0
+            j += 1
+    return got
 
 
 def legal_plays(hand, trick, trump, v="thousand") -> list[str]:

@@ -5,8 +5,9 @@ double-dummy columns of the studies and the sampling player.
 The value of a position is the points the side ``max_team`` takes from the current trick (the
 cards already on the table included) to the end of the hand, last-trick bonus included. The
 search is alpha-beta on that value, iterative (an explicit stack, so it compiles to one cached
-function), driven by MTD(f): null-window searches that close in on the value, every probe reusing
-the bounds the earlier ones left in a transposition table. It is compiled without reference
+function), driven by MTD(f): null-window searches that close in on the value from a first guess
+(the heuristic's play with every card in view, :func:`first_guess`), every probe reusing the
+bounds the earlier ones left in a transposition table. It is compiled without reference
 counting (``bjit``, as the hand kernels are): each step takes a view of its stack, which would
 otherwise cost two atomic counter updates, and made the search two to three times slower. It has
 
@@ -43,8 +44,8 @@ from typing import NamedTuple
 import numpy as np
 
 from .._numba import bjit, ijit, njit, prefetch
-from .play import (ABOVE, HIGH, RANK, SUIT, beats, copies_in, legal_mask, lsb, popcount, put_back, suit_mask,
-                   take, trick_step)
+from .play import (ABOVE, HIGH, RANK, SUIT, add_copy, beats, copies_in, legal_mask, lsb, popcount, put_back,
+                   rollout, suit_mask, take, trick_step)
 from .variants import R
 
 INF = 1 << 30
@@ -602,6 +603,32 @@ def mtd(h1, h2, pos, lower, upper, guess, unit, trump, max_team, tb, sp):
     return lower
 
 
+@ijit
+def first_guess(h1, h2, pos, trump, max_team, tb, sp):
+    """MTD(f)'s first guess at the value of position ``pos``: what side ``max_team`` takes when
+    every seat plays the plain heuristic from there (``play.rollout``), seeing every card, the
+    side of the seat to play as declarer (drawing trump while it holds any). Played out on
+    copies of the hands in the first two rows of ``sp``'s stack (the search has not begun)."""
+    rules = tb.rules
+    players = h1.shape[0]
+    absent = rules[R.absent_kinds]
+    p1 = absent | (absent << HIGH)  # every card in no hand, as played: the seats see all the others
+    p2 = p1
+    for k in range(24):
+        if not (absent >> k) & 1:
+            n = rules[R.copies]
+            for s in range(players):
+                n -= copies_in(h1[s], h2[s], 1 << k)
+            for _ in range(n):
+                p1, p2 = add_copy(p1, p2, k)
+    r1 = sp.frames[0, :players]
+    r2 = sp.frames[1, :players]
+    for s in range(players):
+        r1[s] = h1[s]
+        r2[s] = h2[s]
+    return rollout(r1, r2, pos, -1, p1, p2, trump, tb.team[pos.seat], 1, max_team, tb)
+
+
 @bjit
 def solve_moves(h1, h2, pos, exact, trump, tb, out, sp):
     """The value of position ``pos`` for the side of its seat to play; ``out[kind]`` receives each
@@ -620,7 +647,6 @@ def solve_moves(h1, h2, pos, exact, trump, tb, out, sp):
     n = _ordered(legal, j, win, win_seat, seat, trump, points, team, -1, order)
     out[:] = -1
     best = -1
-    guess = (pot + left + last) // 2
     unit = point_unit(points, last)
     for m in range(n):
         card = order[m]
@@ -636,6 +662,8 @@ def solve_moves(h1, h2, pos, exact, trump, tb, out, sp):
             child = Position((seat + 1) % players, j + 1, nl, nw, ns, table | (1 << card), pot + pts, cards - 1,
                              left - pts)
         top = pot + left + last - gain
+        if best < 0:  # the first card: guessed from the heuristic's play; the others from the last
+            guess = gain + first_guess(h1, h2, child, trump, max_team, tb, sp)
         if exact or best < 0:
             v = gain + mtd(h1, h2, child, 0, top, guess - gain, unit, trump, max_team, tb, sp)
         else:
@@ -674,6 +702,8 @@ def trick_start_value(h1, h2, leader, max_team, trump, tb):
     last = tb.rules[R.last_trick]
     # (as 64-bit integers, whatever the caller read them from: the sampling player's search then
     # serves here too, not a second compile of it for a narrower type)
-    return mtd(h1, h2, Position(np.int64(leader), 0, 0, -1, -1, 0, 0, cards, left), 0, left + last,
-               (left + last) // 2, point_unit(points, last), np.int64(trump), max_team, tb,
-               new_space(cards, by_relative_rank(tb.point_class)))
+    pos = Position(np.int64(leader), 0, 0, -1, -1, 0, 0, cards, left)
+    t = np.int64(trump)
+    sp = new_space(cards, by_relative_rank(tb.point_class))
+    return mtd(h1, h2, pos, 0, left + last, first_guess(h1, h2, pos, t, max_team, tb, sp), point_unit(points, last),
+               t, max_team, tb, sp)

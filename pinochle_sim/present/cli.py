@@ -812,8 +812,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--dd", type=int, nargs="?", const=-1, metavar="TRICK",
                    help="add dd_points: the bid winner's side's trick points when the play policy "
                         "plays the tricks before TRICK (default 4; double-deck 12: the last eight tricks) "
-                        "and every seat plays double dummy from there; about 10-30 ms a deal from trick 4, "
-                        "far more from 0")
+                        "and every seat plays double dummy from there; milliseconds a deal from trick 4, "
+                        "seconds to minutes from 0 (docs/double-dummy.md has the times)")
     s.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     add_cluster(s)
 
@@ -835,7 +835,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--json", action="store_true")
     s.add_argument("--dd", type=int, nargs="?", const=-1, metavar="TRICK",
                    help="also each cell's mean side total had every seat played double dummy from "
-                        "TRICK (default 4; double-deck 12) on; about 10-30 ms a declared hand, so use few deals")
+                        "TRICK (default 4; double-deck 12) on; milliseconds a declared hand from trick 4 "
+                        "(docs/double-dummy.md), so use few deals")
 
     s = sub.add_parser("bid-chart", help="bid chart pictures, tables and metadata into a folder")
     add_tables(s, 1_000_000)

@@ -182,7 +182,7 @@ def declarer_stats(v: Variant | str = "thousand", deals: int = 100_000, seed: in
     """Run the declarer simulation: every seat of every deal declares in turn. ``where``: a Dask
     cluster for the chunks and whether the run can be resumed (:mod:`pinochle_sim.runs`); the
     tables are the same wherever the chunks ran. ``dd_from``: also the side totals had every
-    seat played double dummy from that trick on (about 10-30 ms a hand from trick 4).
+    seat played double dummy from that trick on (docs/double-dummy.md has the times).
 
     >>> s = declarer_stats("classic", deals=200, seed=1)
     >>> int(s.cube.sum())

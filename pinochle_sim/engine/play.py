@@ -1,6 +1,7 @@
 """Trick play: the legal cards under a variant's obligations, who wins a trick, and the plain
 card-play policies (``random`` and ``heuristic``) on which ``tricks`` (the tricks of a hand,
-every policy) builds.
+every policy) builds, with the heuristic's playout of a hand to its end (``rollout``: the
+sampling player's rollouts, the double-dummy search's first guess).
 
 Inside the kernels a hand is two masks over the kinds: ``h1`` (at least one copy) and ``h2``
 (two copies) in bits 0..23, so that the legal cards are a handful of bit operations; in a deck of

@@ -44,6 +44,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .._numba import bjit, ijit, njit, prefetch
+from .cards import N_KINDS
 from .play import (ABOVE, HIGH, RANK, SUIT, add_copy, beats, copies_in, legal_mask, lsb, popcount, put_back,
                    rollout, suit_mask, take, trick_step)
 from .variants import R
@@ -614,7 +615,7 @@ def first_guess(h1, h2, pos, trump, max_team, tb, sp):
     absent = rules[R.absent_kinds]
     p1 = absent | (absent << HIGH)  # every card in no hand, as played: the seats see all the others
     p2 = p1
-    for k in range(24):
+    for k in range(N_KINDS):
         if not (absent >> k) & 1:
             n = rules[R.copies]
             for s in range(players):

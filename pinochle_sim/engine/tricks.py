@@ -121,13 +121,15 @@ def contract_card(hs, pos, trump, declaring, at_stake, last, tb, draw_trump_min,
     seats = h1.shape[0]
     pooled = pool_mask(seen, seat, h1[seat], h2[seat], p1, p2, tb.rules[R.copies] > 2)
     threat = 0  # kinds an opponent may hold
-    ruff = 0    # suits where an opponent known void may trump
     for q in range(seats):
         may[q] = may_hold(seen, seat, q, pooled)
         if team[q] != team[seat]:
             threat |= may[q]
-            ruff |= _ruffs(may[q], trump)
     if j == 0:
+        ruff = 0  # suits where an opponent known void may trump
+        for q in range(seats):
+            if team[q] != team[seat]:
+                ruff |= _ruffs(may[q], trump)
         mate = tb.partner[seat]
         mates = seen.kmask[seat, mate] if mate >= 0 else 0  # kinds the partner is known to hold
         to_ruff = _ruffs(may[mate], trump) if mate >= 0 else 0
@@ -136,8 +138,9 @@ def contract_card(hs, pos, trump, declaring, at_stake, last, tb, draw_trump_min,
     rules = tb.rules
     legal = legal_mask(h1[seat], j, lead, win, trump, rules[R.must_head], rules[R.must_trump],
                        rules[R.must_overtrump])
+    after, ruffer = _still_to_play(seat, j, lead, trump, team, may)
     partner_wins = win_seat == tb.partner[seat]
-    if partner_wins and (last or _holds(win, seat, j, lead, trump, team, may)):
+    if partner_wins and (last or _holds(win, trump, after, ruffer)):
         return choose_follow(legal, threat, trump, last, win, True, points)
     cheapest = -1  # the cheapest card that wins the trick, and the cheapest that keeps it
     kept = -1
@@ -149,7 +152,7 @@ def contract_card(hs, pos, trump, declaring, at_stake, last, tb, draw_trump_min,
         if beats(k, win, trump):
             if cheapest < 0 or cheaper(k, cheapest, trump, points):
                 cheapest = k
-            if (last or _holds(k, seat, j, lead, trump, team, may)) and (kept < 0 or cheaper(k, kept, trump, points)):
+            if (last or _holds(k, trump, after, ruffer)) and (kept < 0 or cheaper(k, kept, trump, points)):
                 kept = k
         if least < 0 or cheaper(k, least, trump, points):
             least = k
@@ -171,21 +174,30 @@ def _ruffs(m, trump):
     return out
 
 
-@njit
-def _holds(card, seat, j, lead, trump, team, may):
-    """No opponent still to play to the trick may beat ``card`` (a higher card of its suit, or
-    a trump from a seat known void in the suit led); ``may``: what each seat may hold."""
+@ijit
+def _still_to_play(seat, j, lead, trump, team, may):
+    """What the opponents still to play to the trick after ``seat`` (the ``j``-th card) may do,
+    ``may`` being what each seat may hold: the kinds any of them may hold, and whether one of
+    them may trump the suit led (known void in it, it may hold trump)."""
     seats = may.shape[0]
+    after = 0
+    ruffer = False
     q = seat
     for _ in range(j + 1, seats):
         q = q + 1 if q + 1 < seats else 0
         if team[q] == team[seat]:
             continue
-        if may[q] & ABOVE[card]:
-            return False
-        if SUIT[card] != trump and not may[q] & suit_mask(lead) and may[q] & suit_mask(trump):
-            return False
-    return True
+        after |= may[q]
+        if not may[q] & suit_mask(lead) and may[q] & suit_mask(trump):
+            ruffer = True
+    return after, ruffer
+
+
+@ijit
+def _holds(card, trump, after, ruffer):
+    """No opponent still to play to the trick may beat ``card`` (a higher card of its suit, or
+    a trump from a seat known void in the suit led; ``after``, ``ruffer``: :func:`_still_to_play`)."""
+    return not after & ABOVE[card] and (SUIT[card] == trump or not ruffer)
 
 
 def search_room(tb, policy: np.ndarray) -> int | None:

@@ -494,7 +494,16 @@ def main(argv: list[str] | None = None) -> int:
                         "way goes on from it (times of the same code on the same machine are reused)")
     p.add_argument("--only-dd", action="store_true",
                    help="time only the double-dummy solver; the other figures stay as --out holds them")
+    p.add_argument("--no-dd", action="store_true",
+                   help="time all but the double-dummy solver; its figures stay as --out holds them")
     args = p.parse_args(argv)
+    if args.only_dd and args.no_dd:
+        p.error("--only-dd and --no-dd leave nothing to time together")
+    if args.no_dd:
+        if not Path(args.out).exists():
+            p.error(f"--no-dd keeps the double-dummy figures of {args.out}, which does not exist yet: "
+                    "run the whole bench first")
+        args.dd_deals, args.dd_full = 0, []
     full = _full_specs(p, args.dd_full)
     if full and not Path(args.dd_log).resolve().parent.is_dir():
         p.error(f"--dd-log {args.dd_log}: no such folder")
@@ -506,6 +515,13 @@ def main(argv: list[str] | None = None) -> int:
                                       "machine": _machine(), "version": ps.__version__}
     else:
         report = measure(args.deals, args.repeat)
+    if args.no_dd:  # the solver's figures as they were, with the run that timed them
+        old = json.loads(Path(args.out).read_text())
+        stamp = {k: old.get(k) for k in ("when", "machine", "version")}
+        report["double_dummy_run"] = old.get("double_dummy_run") or stamp
+        for key in ("double_dummy_8_tricks_left", "double_dummy_full_deal"):
+            if key in old:
+                report[key] = old[key]
     if args.dd_deals:
         threads = set_threads(1)
         report["double_dummy_8_tricks_left"] = {v: double_dummy_speed(v, args.dd_deals, ps.variant(v).dd_trick)

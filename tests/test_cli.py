@@ -122,6 +122,13 @@ def test_bench_script_smoke(tmp_path):
     assert res.returncode == 0, res.stderr
     assert json.loads(log.read_text()) == solved
     assert json.loads(out.read_text())["full_hand_per_s"] == figures["full_hand_per_s"]  # --only-dd keeps it
+    kept = json.loads(out.read_text())
+    res = subprocess.run([sys.executable, str(script), "--no-dd", "--deals", "20000", "--repeat", "1", "--out",
+                          str(out)], capture_output=True, text=True)
+    assert res.returncode == 0, res.stderr
+    again = json.loads(out.read_text())  # --no-dd times the rest and keeps the solver's figures and their run
+    for key in ("double_dummy_8_tricks_left", "double_dummy_full_deal", "double_dummy_run"):
+        assert again[key] == kept[key]
     for key in ("deal_per_s", "deal_meld_per_s", "deal_per_s_1thread", "deal_meld_per_s_1thread",
                 "full_hand_per_s", "full_hand_per_s_1thread", "ref_deal_per_s", "ref_deal_meld_per_s",
                 "ref_full_hand_per_s", "full_hand_contract_per_s"):

@@ -125,3 +125,35 @@ def test_checkpoints_and_tables_live_where_the_key_says():
     assert Run(None, {"command": "x"}, "x").folder.parent == _numba.state_dir() / "runs"
     assert Run(None, {"command": "x"}, "x").identity["code"] == _numba.code_key()
     assert cache_path("k").parent == kernel_dir() / "tables"
+
+
+def test_two_processes_making_one_cached_table_at_once_both_finish(tmp_path):
+    """Two runs (or test workers) that build the same table at the same time each store it whole:
+    the second to start writing must not lose its file to the first one's rename."""
+    import threading
+    import time
+
+    import numpy as np
+
+    from pinochle_sim.studies.declarer import store
+    path = tmp_path / "tables" / "t.npz"
+    errors = []
+
+    def save(target):
+        np.savez_compressed(target, x=np.arange(3))
+        time.sleep(0.2)  # the other store starts (and finishes writing) meanwhile
+
+    def run():
+        try:
+            store(path, save)
+        except OSError as e:
+            errors.append(e)
+
+    first = threading.Thread(target=run)
+    first.start()
+    time.sleep(0.1)
+    run()
+    first.join()
+    assert not errors
+    assert list(np.load(path)["x"]) == [0, 1, 2]
+    assert [p.name for p in path.parent.iterdir()] == ["t.npz"]  # no temporary file left

@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from .. import __version__
+from ..files import atomic_write
 from ..runs import Chunk, Run, Where, chunks_of
 from ..engine.hand import (BID_ACES, BID_MELD, BID_TENS, BID_TRUMPS, EVERY_SEAT, MELD0, POINTS0, SIDE_TOTAL, TRICKS0,
                            Loop, fixed_bidding, partner_meld, play_rows, play_rows_dd)
@@ -223,8 +224,9 @@ def cache_path(*key) -> Path:
 
 
 def store(path: Path, save) -> None:
-    """Write a cache file whole or not at all: ``save(tmp)``, then rename it into place."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp.npz")
-    save(tmp)
-    tmp.replace(path)
+    """Write a cache file whole or not at all: ``save(fh)`` into a temporary file of this call's
+    own, then renamed into place (``files.atomic_write``). Two processes that make the same table
+    at once (two test workers, two runs) each write their own and the last rename wins; a shared
+    temporary name let one rename the other's file away before it was done."""
+    with atomic_write(path, "wb") as fh:
+        save(fh)

@@ -517,11 +517,10 @@ def main(argv: list[str] | None = None) -> int:
         report = measure(args.deals, args.repeat)
     if args.no_dd:  # the solver's figures as they were, with the run that timed them
         old = json.loads(Path(args.out).read_text())
-        stamp = {k: old.get(k) for k in ("when", "machine", "version")}
-        report["double_dummy_run"] = old.get("double_dummy_run") or stamp
-        for key in ("double_dummy_8_tricks_left", "double_dummy_full_deal"):
-            if key in old:
-                report[key] = old[key]
+        kept = {key: old[key] for key in ("double_dummy_8_tricks_left", "double_dummy_full_deal") if key in old}
+        if kept:  # timed by an --only-dd run, or else by the whole run before
+            stamp = old.get("double_dummy_run") or {k: old.get(k) for k in ("when", "machine", "version")}
+            report.update(kept, double_dummy_run=stamp)
     if args.dd_deals:
         threads = set_threads(1)
         report["double_dummy_8_tricks_left"] = {v: double_dummy_speed(v, args.dd_deals, ps.variant(v).dd_trick)

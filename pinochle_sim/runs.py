@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from . import __version__
+from .files import atomic_write
 
 
 class ClusterError(RuntimeError):
@@ -152,11 +153,8 @@ class Run:
     def _keep(self, chunk: Chunk, tag: str, result: Any) -> None:
         if not self.where.resume:
             return
-        path = self._path(chunk, tag)
-        tmp = path.with_suffix(".tmp")
-        with open(tmp, "wb") as fh:
+        with atomic_write(self._path(chunk, tag), "wb") as fh:  # a temporary file of its own, renamed
             pickle.dump(result, fh, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(tmp, path)
 
     # -- running ----------------------------------------------------------------------------
     def map(self, fn: Callable[[Chunk], Any], chunks: list[Chunk],

@@ -499,17 +499,15 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     if args.only_dd and args.no_dd:
         p.error("--only-dd and --no-dd leave nothing to time together")
+    if (args.only_dd or args.no_dd) and not Path(args.out).exists():
+        p.error(f"--{'only' if args.only_dd else 'no'}-dd keeps figures of {args.out}, which does not exist yet: "
+                "run the whole bench first")
     if args.no_dd:
-        if not Path(args.out).exists():
-            p.error(f"--no-dd keeps the double-dummy figures of {args.out}, which does not exist yet: "
-                    "run the whole bench first")
         args.dd_deals, args.dd_full = 0, []
     full = _full_specs(p, args.dd_full)
     if full and not Path(args.dd_log).resolve().parent.is_dir():
         p.error(f"--dd-log {args.dd_log}: no such folder")
     if args.only_dd:
-        if not Path(args.out).exists():
-            p.error(f"--only-dd updates {args.out}, which does not exist yet: run the whole bench first")
         report = json.loads(Path(args.out).read_text())
         report["double_dummy_run"] = {"when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
                                       "machine": _machine(), "version": ps.__version__}

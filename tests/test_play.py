@@ -9,7 +9,7 @@ from naive import naive_follow, naive_lead, naive_legal, winning_card
 import pinochle_sim as ps
 from pinochle_sim.engine.cards import card_name
 from pinochle_sim.engine.play import legal_plays
-from pinochle_sim.engine.variants import PRESETS
+from pinochle_sim.engine.variants import PRESETS, R, compile_variant
 
 
 @pytest.mark.parametrize("variant,hand,trick,trump,legal", [
@@ -255,3 +255,30 @@ def test_heuristic_lead_of_four_copies_against_its_twin(counts, unseen, trump, d
     assert choose_lead(h1, h2, sum(1 << k for k in unseen), trump, declaring, points, draw_min,
                        sum(1 << s for s in ruff)) == naive_lead(held, extra, unseen, trump, declaring, points,
                                                                 draw_min, ruff)
+
+
+@given(st.lists(st.sets(st.integers(0, 23)), min_size=4, max_size=4), st.integers(0, 3), st.integers(1, 3),
+       st.integers(0, 3), st.integers(0, 3), st.integers(0, 23), st.sampled_from(["classic", "three-hand"]))
+def test_contract_player_trusts_a_card_only_if_no_opponent_after_may_beat_it(may, seat, j, lead, trump, card,
+                                                                             name):
+    """The contract player's test of a winning card (``tricks._holds`` on what the opponents
+    still to play may hold, ``tricks._still_to_play``) against the rule read card by card
+    (tricks' docstring): no opponent still to play may hold a higher card of its suit, nor, when
+    the card is not a trump, be void in the suit led while it may hold a trump."""
+    from pinochle_sim.engine.tricks import _holds, _still_to_play
+    tb = compile_variant(PRESETS[name])
+    seats = int(tb.rules[R.players])
+    may = may[:seats]
+    seat, j = seat % seats, min(j, seats - 1)
+    masks = np.array([sum(1 << k for k in m) for m in may], np.int64)
+    twin = True
+    for step in range(1, seats - j):
+        q = (seat + step) % seats
+        if tb.team[q] == tb.team[seat]:
+            continue
+        if any(k // 6 == card // 6 and k % 6 < card % 6 for k in may[q]):
+            twin = False
+        void = not any(k // 6 == lead for k in may[q])
+        if card // 6 != trump and void and any(k // 6 == trump for k in may[q]):
+            twin = False
+    assert bool(_holds(card, trump, *_still_to_play(seat, j, lead, trump, tb.team, masks))) == twin

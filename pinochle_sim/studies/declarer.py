@@ -225,8 +225,7 @@ def cache_path(*key) -> Path:
 
 def store(path: Path, save) -> None:
     """Write a cache file whole or not at all: ``save(fh)`` into a temporary file of this call's
-    own, then renamed into place (``files.atomic_write``). Two processes that make the same table
-    at once (two test workers, two runs) each write their own and the last rename wins; a shared
-    temporary name let one rename the other's file away before it was done."""
+    own, then renamed into place (``files.atomic_write``), so two processes making the same
+    table at once each leave it whole."""
     with atomic_write(path, "wb") as fh:
         save(fh)

@@ -7,7 +7,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from pinochle_sim.present.cli import main
+from pinochle_sim.present.cli import count, main
 from pinochle_sim.studies.strategies import strategy
 
 
@@ -178,12 +178,17 @@ BAD_INPUT = [
     (("play", "--variant", "thousand:pass_cards=13"), "pass_cards=13"),
     (("play", "--bidding", "bluff"), "unknown strategy 'bluff'"),
     (("play", "--out", "afile/p.jsonl"), "cannot write afile/p.jsonl"),
+    (("play", "--out", "afolder"), "cannot write afolder: it is a folder"),
+    (("play", "--deals", "2.5"), "'2.5' is not a whole number"),
+    (("play", "--deals", "lots"), "'lots' is not a count"),
     (("simulate", "--deals", "10", "--out", "afile/x.parquet"), "cannot write afile/x.parquet"),
+    (("simulate", "--deals", "10", "--out", "afolder"), "cannot write afolder: it is a folder"),
     (("simulate", "--deals", "10", "--variant", "modern:stuck=1"), "unknown option 'stuck'"),
     (("bid-table", "--confidence", "2"), "--confidence must be between 0 and 1"),
     (("bid-table", "--csv", "afile/t.csv"), "cannot write afile/t.csv"),
     (("bid-chart", "--format", "gif"), "unknown format 'gif'"),
     (("bid-chart", "--out", "afile/chart"), "cannot write afile/chart"),
+    (("bid-chart", "--out", "afile"), "cannot write into afile: it is a file, not a folder"),
     (("bid-chart", "--confidence", "0"), "--confidence must be between 0 and 1"),
     (("bid-chart", "--policy", "random", "--auction-model"), "the auction model is played with contract"),
     (("advise", "AS TS KS"), "a hand has 12 cards, got 3"),
@@ -205,11 +210,18 @@ BAD_INPUT = [
 def test_bad_input_is_one_line_exit_2_and_writes_nothing(capsys, tmp_path, monkeypatch, args, message):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "afile").write_text("a file, not a folder")
+    (tmp_path / "afolder").mkdir()
     before = _files(tmp_path)
     code, out, err = run(capsys, *args)
     assert code == 2, (code, err)
     assert message in err and err.count("\n") == 1 and "Traceback" not in err, err
     assert _files(tmp_path) == before
+
+
+@pytest.mark.parametrize("text,value", [("200000", 200_000), ("200_000", 200_000), ("200,000", 200_000),
+                                        ("2e5", 200_000), ("200k", 200_000), ("2M", 2_000_000), ("1.5k", 1500)])
+def test_counts_are_read_as_people_write_them(text, value):
+    assert count(text) == value
 
 
 def test_every_command_is_covered_by_bad_input():

@@ -36,12 +36,34 @@ class UserError(ValueError):
     """A bad command-line value that is not a card or variant error."""
 
 
+_SCALE = {"k": 1_000, "m": 1_000_000}
+
+
+def count(text: str) -> int:
+    """A count as people write large ones: ``200000``, ``200_000``, ``200,000``, ``2e5``,
+    ``200k``, ``2M`` (its range is checked with the others, :func:`_check_numbers`)."""
+    t = text.strip().replace("_", "").replace(",", "").lower()
+    scale = 1
+    if t[-1:] in _SCALE:
+        scale, t = _SCALE[t[-1]], t[:-1]
+    try:
+        x = (int(t) if t.lstrip("+-").isdigit() else float(t)) * scale
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a count (e.g. 200000, 200_000, 2e5, 200k)") from None
+    if isinstance(x, float) and not x.is_integer():
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number" if np.isfinite(x) else
+                                         f"{text!r} is not a count (e.g. 200000, 200_000, 2e5, 200k)")
+    return int(x)
+
+
 #: What a command reports, and the fewest deals it reports it from; below that it says so.
 MIN_DEALS = {"bid-table": ("a bid table", 1000), "bid-chart": ("a bid chart", 1000),
              "calibrate": ("a calibration", 1000), "compare": ("a comparison", 100),
              "advise": ("advice", 100)}
 #: Options that name a file or folder the command writes.
 OUTPUTS = ("out", "csv", "plot")
+#: The commands whose ``--out`` names a folder (every other output is a file).
+FOLDER_OUT = ("bid-chart",)
 
 
 #: The largest seed: seeds are whole numbers from 0 to 2**63 - 1 (a kernel adds small offsets to
@@ -70,17 +92,22 @@ def _need_deals(what: str, deals: int, least: int, option: str = "--deals") -> N
         raise UserError(f"too few deals for {what}: {option} {deals:,}; it needs at least {least:,}")
 
 
-def _check_writable(path: str) -> None:
-    """Refuse an output path that cannot be written, before any work and without creating it.
-    A pipe, a device or a stream is written as it is; a link is checked at its target."""
+def _check_writable(path: str, folder: bool = False) -> None:
+    """Refuse an output path that cannot be written, before any work and without creating it:
+    a file (``folder`` false) where a folder is, a folder where a file is. A pipe, a device or
+    a stream is written as it is (a file's place); a link is checked at its target."""
     if is_special(path):
+        if folder:
+            raise UserError(f"cannot write into {path}: it is not a folder")
         if path not in STREAMS and not os.access(path, os.W_OK):
             raise UserError(f"cannot write {path}: permission denied")
         return
     target = Path(os.path.realpath(path))
-    if target.is_dir() and target.suffix:
+    if target.is_dir() and not folder:
         raise UserError(f"cannot write {path}: it is a folder")
-    parent = target.parent
+    if target.exists() and not target.is_dir() and folder:
+        raise UserError(f"cannot write into {path}: it is a file, not a folder")
+    parent = target if folder and target.is_dir() else target.parent
     while not parent.exists():
         parent = parent.parent
     if not parent.is_dir():
@@ -772,7 +799,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("odds", help="exact meld odds for one hand (and simulated, with --deals)")
     add_variant(s)
-    s.add_argument("--deals", type=int, default=0, help="also simulate this many deals")
+    s.add_argument("--deals", type=count, default=0, help="also simulate this many deals")
     s.add_argument("--seed", type=int, default=1)
     s.add_argument("--json", action="store_true")
     s.add_argument("--out", help="also write the report as JSON here")
@@ -792,7 +819,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     def add_play(sp: argparse.ArgumentParser, deals: int, bidding: bool = True) -> None:
         add_variant(sp)
-        sp.add_argument("--deals", type=int, default=deals)
+        sp.add_argument("--deals", type=count, default=deals)
         sp.add_argument("--seed", type=int, default=1)
         sp.add_argument("--policy", type=_policy, default=DEFAULT_POLICY, help=POLICY_HELP + " of every seat")
         if bidding:
@@ -801,7 +828,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("play", help="play deals in full and write hand records (JSON Lines)")
     add_play(s, 10)
-    s.add_argument("--start", type=int, default=0, help="first deal index")
+    s.add_argument("--start", type=count, default=0, help="first deal index")
     s.add_argument("--out", help="write the records here (JSON Lines); default: print them")
     s.add_argument("--show", action="store_true", help="print each hand readably")
 
@@ -830,7 +857,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_tables(s, 1_000_000)
     s.add_argument("--by", default="aces_tens", choices=["aces_tens", "aces,tens", "trumps", "none"],
                    help="columns: aces + tens (default), aces and tens, trump length, none")
-    s.add_argument("--min-hands", type=int, default=100, help="blank cells with fewer hands")
+    s.add_argument("--min-hands", type=count, default=100, help="blank cells with fewer hands")
     s.add_argument("--csv", help="also write the full table (every bid's chance) here")
     s.add_argument("--json", action="store_true")
     s.add_argument("--dd", type=int, nargs="?", const=-1, metavar="TRICK",
@@ -849,7 +876,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("compare", help="compare rule variants on the same deals")
     s.add_argument("variants", nargs="+", help="variants NAME[:opt=value,...]; the first is the baseline")
-    s.add_argument("--deals", type=int, default=200_000)
+    s.add_argument("--deals", type=count, default=200_000)
     s.add_argument("--seed", type=int, default=1)
     s.add_argument("--policy", type=_policy, default=DEFAULT_POLICY, help=POLICY_HELP)
     s.add_argument("--json", action="store_true", help="one row per (variant, metric)")
@@ -858,7 +885,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--bidding", default=None,
                    help=f"bidding strategy of every seat (default {DEFAULTS}: a variant with options "
                         "bids with its preset's)")
-    s.add_argument("--table-deals", type=int, default=100_000,
+    s.add_argument("--table-deals", type=count, default=100_000,
                    help="deals behind each variant's bid table (for the recommended-bid metric)")
     s.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     add_cluster(s)
@@ -868,7 +895,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--strategies", nargs="+", required=True,
                    help="strategies NAME[:param=value,...]: value (the default bidding), auction, formula, "
                         "table, cautious, aggressive, meld+20, tricks")
-    s.add_argument("--matches", type=int, default=2000, help="duplicate pairs per pairing")
+    s.add_argument("--matches", type=count, default=2000, help="duplicate pairs per pairing")
     s.add_argument("--seed", type=int, default=1)
     s.add_argument("--policy", type=_policy, default=DEFAULT_POLICY, help=POLICY_HELP)
     s.add_argument("--json", action="store_true")
@@ -903,7 +930,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--policy", type=_policy, default=DEFAULT_POLICY, help="the policy measured; " + POLICY_HELP)
     s.add_argument("--against", type=_policy, default="heuristic",
                    help="the policy it plays against (default heuristic)")
-    s.add_argument("--deals", type=int, default=2000)
+    s.add_argument("--deals", type=count, default=2000)
     s.add_argument("--seed", type=int, default=1)
     s.add_argument("--bidding", default=None, help=f"bidding strategy of every seat (default {DEFAULTS})")
     s.add_argument("--dd", type=int, metavar="TRICK",
@@ -970,7 +997,7 @@ def main(argv: list[str] | None = None) -> int:
             _need_deals(what, args.deals, least)
         for name in OUTPUTS:
             if getattr(args, name, None):
-                _check_writable(getattr(args, name))
+                _check_writable(getattr(args, name), folder=name == "out" and args.command in FOLDER_OUT)
         COMMANDS[args.command](args)
     except (CardError, VariantError, UserError, StrategyError, AuctionError, CompareError, ClusterError) as e:
         print(f"pinochle-sim: error: {e}", file=sys.stderr)

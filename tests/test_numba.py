@@ -7,6 +7,7 @@ import pytest
 from numba.core.caching import NullCache
 
 from pinochle_sim._numba import in_spans, njit, set_threads
+from pinochle_sim.progress import COMPILING, compile_notice
 from pinochle_sim.studies.simulate import Setup
 
 
@@ -96,3 +97,27 @@ def test_the_compile_profile_sees_each_compile_and_what_it_compiled_below():
     lines = profile.tree(rows, at_least=0.0)
     assert len(lines) == 3 and lines[0].startswith("  ") and "during" in lines[2]
     assert profile.summary(rows)[-1].endswith("in all")
+
+
+def _fresh_kernel(module: str):
+    """A kernel of ``module`` that compiles when first called (never loaded from the cache)."""
+    def f(x):
+        return x + 1
+    f.__module__ = module
+    k = njit(f)
+    k._cache = NullCache()
+    return k
+
+
+def test_a_terminal_is_told_once_that_kernels_compile_and_nothing_else(capsys):
+    mine = _fresh_kernel("pinochle_sim.engine.fake")
+    with compile_notice(True):
+        mine(1)
+        mine(1.5)  # a second compile: no second notice
+    assert capsys.readouterr().err.count(COMPILING) == 1
+    with compile_notice(True):
+        _fresh_kernel("someone_else")(1)  # not this package's
+        mine(1)  # compiled already
+    with compile_notice(False):  # not a terminal
+        _fresh_kernel("pinochle_sim.engine.fake")(1)
+    assert COMPILING not in capsys.readouterr().err

@@ -19,6 +19,7 @@ from ..studies.compare import CompareError
 from ..engine.auction import AuctionError
 from ..engine.cards import CardError, hand_counts
 from ..files import STREAMS, atomic_write, is_special, sidecar
+from ..progress import compile_notice
 from ..runs import ClusterError
 from ..engine.tricks import DEFAULT_POLICY, POLICIES, POLICY_RANGES, policy_row
 from ..studies.strategies import DEFAULT_BIDDING, DEFAULT_BIDDING_ALONE, StrategyError, strategy
@@ -998,7 +999,8 @@ def main(argv: list[str] | None = None) -> int:
         for name in OUTPUTS:
             if getattr(args, name, None):
                 _check_writable(getattr(args, name), folder=name == "out" and args.command in FOLDER_OUT)
-        COMMANDS[args.command](args)
+        with compile_notice(sys.stderr.isatty()):
+            COMMANDS[args.command](args)
     except (CardError, VariantError, UserError, StrategyError, AuctionError, CompareError, ClusterError) as e:
         print(f"pinochle-sim: error: {e}", file=sys.stderr)
         return 2

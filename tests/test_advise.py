@@ -188,3 +188,10 @@ def test_the_advisor_form_runs_the_cli_functions(capsys):
     variant.value, hand.value = "classic:must_trump=maybe", LONG_HEARTS
     button.click()
     assert "error: must_trump='maybe'" in capsys.readouterr().out.splitlines()[-1]
+
+
+def test_a_bid_told_apart_from_its_neighbours_is_not_given_a_range_of_itself():
+    from pinochle_sim.present.report import bid_range_note
+    assert bid_range_note(205, 205, 205) == "the simulation tells it apart from the bids beside it"
+    assert bid_range_note(200, 195, 210) == "the simulation cannot tell it from 195-210"
+    assert bid_range_note(200, None, 210) == "the simulation cannot tell it from pass-210"

@@ -463,7 +463,8 @@ def cmd_advise(args: argparse.Namespace) -> None:
     _print_rows([f"{b}: {p:.0%} ({a['p_make_ci95'][b][0]:.0%}-{a['p_make_ci95'][b][1]:.0%})"
                  for b, p in a["p_make"].items()])
     rec, (lo, hi) = a["recommended_bid"], a["recommended_bid_range"]
-    rng = "" if rec is None else f"; the simulation cannot tell it from {lo or 'pass'}-{hi}"
+    from .report import bid_range_note
+    rng = "" if rec is None else "; " + bid_range_note(rec, lo, hi)
     print(f"\nrecommended bid: {rec if rec is not None else 'pass'} (made at least "
           f"{a['confidence']:.0%} of the time{rng})")
     print(f"why: {a['why']}")

@@ -10,7 +10,7 @@ from matplotlib.figure import Figure
 
 from ..studies.advise import advise
 from .plots import advice_curve
-from .report import provenance_line
+from .report import bid_range_note, provenance_line
 from ..engine.variants import PLAYABLE
 
 
@@ -33,8 +33,7 @@ def advice_view(hand: str, variant: str = "thousand", auction: str = "", deals: 
     if rec is None:
         line = f"Name {a['best_trump']} if you must declare, but do not bid: {a['why']}."
     else:
-        line = (f"Name {a['best_trump']} and bid up to {rec} (the simulation cannot tell it from "
-                f"{lo or 'pass'}-{hi}): {a['why']}.")
+        line = f"Name {a['best_trump']} and bid up to {rec} ({bid_range_note(rec, lo, hi)}): {a['why']}."
     if "call" in a:
         line += f"\nCall now: {a['call']} ({a['call_why']})."
     line += "\n" + provenance_line(a["provenance"])

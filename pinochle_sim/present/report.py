@@ -20,6 +20,14 @@ from ..studies.tables import CONFIDENCES
 FORMATS = ("png", "csv", "json")
 
 
+def bid_range_note(rec: int, lo: int | None, hi: int) -> str:
+    """What the simulation can say of a recommended bid ``rec`` against the bids beside it
+    (``lo``-``hi``: the bids it cannot tell apart from ``rec``; ``lo`` None: passing too)."""
+    if lo == hi == rec:
+        return "the simulation tells it apart from the bids beside it"
+    return f"the simulation cannot tell it from {lo or 'pass'}-{hi}"
+
+
 def provenance_line(p: dict) -> str:
     """One line naming what a result was made with, from its ``provenance()``: variant, card play,
     bidding, size, seed and version. The notebooks print it under their results, and a test holds

@@ -82,6 +82,18 @@ def test_double_deck_solves_three_copies_in_a_hand(capsys):
     assert code == 0 and "best AS, 14 points" in out
 
 
+def test_dd_answers_in_json_for_a_position_and_for_a_record(capsys, tmp_path):
+    code, out, _ = run(capsys, "dd", "9H", "TS KH", "QS JH", "KS QH", "-t", "H", "--trick", "AS", "--json")
+    r = json.loads(out)
+    assert code == 0 and r["trick"] == ["AS"] and r["seat"] == 1 and r["values"][r["best"][0]] == r["points"]
+    records = tmp_path / "r.jsonl"
+    assert run(capsys, "play", "--variant", "classic", "--deals", "3", "--out", str(records))[0] == 0
+    code, out, _ = run(capsys, "dd", "--record", str(records), "--from-trick", "10", "--json")
+    r = json.loads(out)
+    assert code == 0 and [t["trick"] for t in r["tricks"]] == [10, 11]
+    assert all(t["swing"] == t["after"] - t["before"] for t in r["tricks"])
+
+
 def test_odds_exact_and_simulated(capsys, tmp_path):
     target = tmp_path / "odds.json"
     code, out, _ = run(capsys, "odds", "--variant", "classic", "--deals", "20000", "--seed", "1",

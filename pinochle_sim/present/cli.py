@@ -10,6 +10,7 @@ import os
 import sys
 import tempfile
 from collections.abc import Callable
+from dataclasses import asdict
 from pathlib import Path
 
 import numpy as np
@@ -17,7 +18,7 @@ import numpy as np
 from .. import __version__
 from ..studies.compare import CompareError
 from ..engine.auction import AuctionError
-from ..engine.cards import CardError, hand_counts
+from ..engine.cards import CardError, card_name, hand_counts, parse_cards
 from ..files import STREAMS, atomic_write, is_special, sidecar
 from ..progress import compile_notice
 from ..runs import ClusterError
@@ -700,6 +701,11 @@ def cmd_dd(args: argparse.Namespace) -> None:
         if not 0 <= args.from_trick < v.hand_size:
             raise UserError(f"--from-trick {args.from_trick}: the hand has tricks 0-{v.hand_size - 1}")
         tricks = replay(rec, args.from_trick)
+        if args.json:
+            print(json.dumps({"deal": rec["deal"], "variant": rec["variant"], "trump": rec["trump"],
+                              "tricks": [{**asdict(t), "swing": t.swing} for t in tricks],
+                              "version": __version__}, indent=2))
+            return
         print(f"deal {rec['deal']} ({rec['variant']}), trump {rec['trump']}: each trick's double-dummy "
               "value for the leader's side before it, and after the cards actually played")
         for t in tricks:
@@ -716,6 +722,11 @@ def cmd_dd(args: argparse.Namespace) -> None:
         r = double_dummy(args.hands, args.trump, args.leader, v, args.trick or ())
     except ValueError as e:  # uneven hands, a trick that cannot be on the table
         raise UserError(str(e)) from None
+    if args.json:
+        trick = [card_name(k) for k in parse_cards(args.trick or "")]
+        print(json.dumps({"variant": v.spec, "trump": args.trump.upper(), "leader": args.leader, "trick": trick,
+                          **asdict(r), "version": __version__}, indent=2))
+        return
     print(f"seat {r.seat} to play ({v.spec}, trump {args.trump.upper()}): best {' '.join(r.best)}, "
           f"{r.points} points for its side from here")
     print("  " + "   ".join(f"{c}: {x}" for c, x in r.values.items()))
@@ -955,6 +966,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--deal", type=int, default=0, help="with --record: which record (line, from 0)")
     s.add_argument("--from-trick", type=int, default=4,
                    help="with --record: the first trick solved, from 0 (default 4: 8 tricks left)")
+    s.add_argument("--json", action="store_true")
 
     s = sub.add_parser("advise", help="what to bid with one hand: the hand itself is simulated")
     s.add_argument("hand", help='the hand (12 cards; 15 in three-hand), e.g. "AS AS TS KS QS JS 9S AH TH KD QD JC"')

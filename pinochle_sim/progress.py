@@ -23,30 +23,43 @@ COMPILING = ("pinochle-sim: compiling the simulator for this version of its code
 
 
 class _CompileNotice(event.Listener):
-    """A numba event listener that tells, once, that a kernel of this package is being compiled
-    (its cache missed: the first run of a version of the code, or of a new kind of run)."""
+    """A numba event listener that notes when a kernel of this package is compiled (its cache
+    missed: the first run of a version of the code, or of a new kind of run), and says so once
+    through ``write`` (None: silently)."""
 
-    def __init__(self, write=tqdm.write):
-        self.said = False
+    def __init__(self, write=None):
+        self.compiled = False
         self.write = write
 
     def on_start(self, ev) -> None:
         d = ev.data.get("dispatcher") if ev.data else None
-        if not self.said and d is not None and getattr(d.py_func, "__module__", "").startswith("pinochle_sim"):
-            self.said = True
-            self.write(COMPILING)
+        if not self.compiled and d is not None and getattr(d.py_func, "__module__", "").startswith("pinochle_sim"):
+            self.compiled = True
+            if self.write is not None:
+                self.write(COMPILING)
 
     def on_end(self, ev) -> None:
         pass
 
 
+_watching: list[_CompileNotice] = []
+
+
 @contextlib.contextmanager
 def compile_notice(enabled: bool) -> Iterator[None]:
-    """While the block runs, say once on standard error (``enabled``: a terminal) when numba
-    compiles a kernel rather than loading it: a first run otherwise sits silent that long."""
-    if not enabled:
-        yield
-        return
-    notice = _CompileNotice(lambda text: tqdm.write(text, file=sys.stderr))
-    with event.install_listener("numba:compile", notice):
-        yield
+    """While the block runs, note when numba compiles a kernel of this package rather than load
+    it (:func:`compiled`), and say so once on standard error when ``enabled`` (a terminal): a
+    first run otherwise sits silent that long."""
+    notice = _CompileNotice((lambda text: tqdm.write(text, file=sys.stderr)) if enabled else None)
+    _watching.append(notice)
+    try:
+        with event.install_listener("numba:compile", notice):
+            yield
+    finally:
+        _watching.remove(notice)
+
+
+def compiled() -> bool:
+    """Whether the command running (:func:`compile_notice`) has compiled a kernel so far: its
+    speed then counts the compiling, which a summary says."""
+    return any(n.compiled for n in _watching)

@@ -7,7 +7,7 @@ import pytest
 from numba.core.caching import NullCache
 
 from pinochle_sim._numba import in_spans, njit, set_threads
-from pinochle_sim.progress import COMPILING, compile_notice
+from pinochle_sim.progress import COMPILING, compile_notice, compiled
 from pinochle_sim.studies.simulate import Setup
 
 
@@ -118,6 +118,9 @@ def test_a_terminal_is_told_once_that_kernels_compile_and_nothing_else(capsys):
     with compile_notice(True):
         _fresh_kernel("someone_else")(1)  # not this package's
         mine(1)  # compiled already
-    with compile_notice(False):  # not a terminal
+    with compile_notice(False):  # not a terminal: noted, not said
+        assert not compiled()
         _fresh_kernel("pinochle_sim.engine.fake")(1)
+        assert compiled()
+    assert not compiled()  # (the command is over)
     assert COMPILING not in capsys.readouterr().err

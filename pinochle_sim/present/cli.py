@@ -20,7 +20,7 @@ from ..studies.compare import CompareError
 from ..engine.auction import AuctionError
 from ..engine.cards import CardError, card_name, hand_counts, parse_cards
 from ..files import STREAMS, atomic_write, is_special, sidecar
-from ..progress import compile_notice
+from ..progress import compile_notice, compiled
 from ..runs import ClusterError
 from ..engine.tricks import DEFAULT_POLICY, POLICIES, POLICY_RANGES, policy_row
 from ..studies.strategies import DEFAULT_BIDDING, DEFAULT_BIDDING_ALONE, StrategyError, strategy
@@ -62,6 +62,8 @@ def count(text: str) -> int:
 MIN_DEALS = {"bid-table": ("a bid table", 1000), "bid-chart": ("a bid chart", 1000),
              "calibrate": ("a calibration", 1000), "compare": ("a comparison", 100),
              "advise": ("advice", 100)}
+#: Said after a speed that counts compiling kernels (the first run of a version of the code).
+COMPILING_TOO = ", compiling included"
 #: Options that name a file or folder the command writes.
 OUTPUTS = ("out", "csv", "plot")
 #: The commands whose ``--out`` names a folder (every other output is a file).
@@ -306,7 +308,7 @@ def cmd_simulate(args: argparse.Namespace) -> None:
     s = meta["summary"]
     played = s["hands"] - s["thrown_in"]
     print(f"{args.variant.spec}: {s['hands']:,} deals in {meta['seconds']:.1f} s "
-          f"({s['hands'] / max(meta['seconds'], 1e-9):,.0f} hands/s); thrown in "
+          f"({s['hands'] / max(meta['seconds'], 1e-9):,.0f} hands/s{COMPILING_TOO if compiled() else ''}); thrown in "
           f"{s['thrown_in'] / max(s['hands'], 1):.1%}; average winning bid "
           f"{s['bid_sum'] / max(played, 1):.1f}; made {s['made'] / max(played, 1):.1%}")
     print(f"wrote {out}" + (f" and {sidecar(out)}" if sidecar(out) else ""))
@@ -747,6 +749,7 @@ def cmd_strength(args: argparse.Namespace) -> None:
         return
     print(f"{r['policy']} against {r['against']}, {r['variant']}: {r['hands']:,} duplicate hands "
           f"(seed {r['seed']}, bidding {r['bidding']}), {r['hands_per_s']:,.0f} hands/s"
+          + (COMPILING_TOO if compiled() else "")
           + (" with the double-dummy yardstick (--no-dd: the play alone)" if "dd_distance" in r else ""))
     verb = "takes" if r["metric"] == "points" else "scores"
     print(f"  {r['policy']}'s side {verb} {r['diff']:+.2f} {r['scale']} more "

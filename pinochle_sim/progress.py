@@ -1,4 +1,5 @@
-"""Progress bars for long runs (tqdm, on standard error; silent when disabled)."""
+"""What a long run tells its user as it goes: progress bars (tqdm, on standard error; silent when
+disabled), and that kernels are being compiled when a run compiles rather than loads them."""
 from __future__ import annotations
 
 import contextlib

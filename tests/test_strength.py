@@ -38,7 +38,15 @@ def test_the_score_metric_compares_what_each_side_banks():
 def test_strength_command(capsys):
     assert main(["strength", "-v", "thousand", "--deals", "100", "--seed", "2", "--no-dd", "-q", "--json"]) == 0
     r = json.loads(capsys.readouterr().out)
-    assert {"policy", "against", "deals", "diff", "se"} <= set(r)
+    assert {"policy", "against", "deals", "diff", "se", "deals_to_show"} <= set(r)
+    # the deals that would put the interval clear of zero four times in five, were the difference
+    # this one: its standard error there (shrinking as one over the root of the deals) is the
+    # difference over Z95 + Z80
+    from pinochle_sim.studies.stats import Z80, Z95
+    se_there = r["se"] * (r["deals"] / r["deals_to_show"]) ** 0.5
+    assert abs(abs(r["diff"]) / se_there - (Z95 + Z80)) < 0.01
+    assert main(["strength", "-v", "thousand", "--deals", "100", "--seed", "2", "--no-dd", "-q"]) == 0
+    assert f"about {r['deals_to_show']:,} deals would put the interval clear of zero" in capsys.readouterr().out
     assert main(["strength", "--policy", "random", "--against", "random"]) == 2
     assert main(["strength", "--deals", "1"]) == 2
 

@@ -754,6 +754,9 @@ def cmd_strength(args: argparse.Namespace) -> None:
     verb = "takes" if r["metric"] == "points" else "scores"
     print(f"  {r['policy']}'s side {verb} {r['diff']:+.2f} {r['scale']} more "
           f"(s.e. {r['se']:.2f}; 95% interval {r['ci_low']:+.2f} to {r['ci_high']:+.2f})")
+    if r["deals_to_show"] is not None:
+        print(f"  were the difference {r['diff']:+.2f}, about {r['deals_to_show']:,} deals would put the "
+              f"interval clear of zero four times in five (this run: {r['deals']:,})")
     for name, x in r.get("dd_distance", {}).items():
         print(f"  {name}'s side against double dummy from trick {r['dd_from']}: {x['mean']:+.2f} "
               f"(95% interval {x['ci_low']:+.2f} to {x['ci_high']:+.2f})")

@@ -14,7 +14,7 @@ from ..engine.hand import side_of
 from ..engine.variants import Variant, variant
 from ..runs import Where
 from .simulate import Setup, play
-from .stats import Z95, mean_se
+from .stats import Z95, deals_to_show, mean_se
 
 
 def _seating(v: Variant, a: str, b: str, r: int) -> list[str]:
@@ -45,6 +45,8 @@ def strength(v: Variant | str, policy: str, against: str, deals: int = 2000, see
     policies' play leaves each side against perfect play by both. (With two sides sharing every
     point the two figures are opposites; telling each side's own errors apart needs a solve after
     every card, not built.)
+    ``deals_to_show``: the deals that would put the interval clear of zero four times in five were
+    the true difference ``diff`` (:func:`~.stats.deals_to_show`).
     ``hands_per_s``: hands played per second, double-dummy solving included.
     """
     v = variant(v) if isinstance(v, str) else v
@@ -83,6 +85,7 @@ def strength(v: Variant | str, policy: str, against: str, deals: int = 2000, see
     diff, se, n = mean_se(d)
     out = {"variant": v.spec, "policy": policy, "against": against, "deals": deals, "hands": n,
            "diff": diff, "se": se, "ci_low": diff - Z95 * se, "ci_high": diff + Z95 * se,
+           "deals_to_show": deals_to_show(deals, diff, se),
            "metric": metric, "scale": (f"trick points per hand (of {v.trick_total})" if metric == "points" else
                                        "points of score per hand (meld, trick points, made or set)"),
            "seatings": seatings,

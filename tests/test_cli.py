@@ -332,3 +332,15 @@ def test_calibrate_reports_the_margin_the_situations_and_the_brier_score(tmp_pat
     assert set(t.group) == {"bin", "situation", "margin"}
     meta = json.loads(Path(str(out) + ".json").read_text())
     assert meta["against"] == "tricks" and meta["strategy"] == strategy("cautious").spec and 0 < meta["brier"] < 1
+    # --json: the same tables and scores (the run is the same, so the numbers are)
+    assert main(["calibrate", "--variant", "classic", "--strategy", "cautious", "--against", "tricks",
+                 "--deals", "3000", "--seed", "2", "--json"]) == 0
+    j = json.loads(capsys.readouterr().out)
+    assert j["brier"] == meta["brier"] and j["against"] == "tricks"
+    assert [r["contracts"] for r in j["bins"]] == t[t.group == "bin"].contracts.tolist()
+
+
+def test_match_answers_in_json(capsys):
+    assert main(["match", "--variant", "classic", "--seed", "3", "--json"]) == 0
+    j = json.loads(capsys.readouterr().out)
+    assert j["hands"][-1]["totals"] == j["totals"] and j["winner"] in (0, 1) and len(j["bidding"]) == 2

@@ -603,6 +603,12 @@ def cmd_match(args: argparse.Namespace) -> None:
     sides = [s or default_bidding(v) for s in (args.team0, args.team1, args.team2)[:v.teams]]
     side = "team" if v.teams == 2 else "seat"
     recs = match_hands(v, args.seed, *sides, m=args.match, policy=args.policy)
+    if args.json:
+        last = recs[-1]
+        print(json.dumps({"variant": v.spec, "seed": args.seed, "match": args.match, "policy": args.policy,
+                          "bidding": [getattr(x, "spec", str(x)) for x in sides], "winner": last.get("winner"),
+                          "totals": last["totals"], "hands": recs, "version": __version__}, indent=2))
+        return
     for number, r in enumerate(recs, 1):
         if args.show:
             print(show_record(r))
@@ -649,6 +655,15 @@ def cmd_calibrate(args: argparse.Namespace) -> None:
                                     + (f" against {against.spec}" if against else "")
                                     + f" | play {args.policy} | {args.deals:,} deals | seed {args.seed} | "
                                     f"pinochle-sim {__version__}"), args.plot)
+    if args.json:
+        tables = {name: json.loads(t.to_json(orient="records"))
+                  for name, t in (("bins", c.bins), ("situations", c.situations), ("margin", c.margin))}
+        print(json.dumps({**c.provenance, **tables, "brier": c.brier, "brier_base": c.brier_base}, indent=2,
+                         default=str))
+        for path in (args.csv, args.plot):
+            if path:
+                print(f"wrote {path}", file=sys.stderr)
+        return
     who = (f"its side bids with it, the other {'side' if args.variant.teams == 2 else 'seats'} with "
            f"{against.spec}" if against else "every seat bids with it")
     print(f"{s.spec} in {args.variant.spec}: {who}; play {args.policy}; {args.deals:,} deals, seed "
@@ -931,6 +946,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--team2", help="three-hand: bidding strategy of seat 2")
     s.add_argument("--policy", type=_policy, default=DEFAULT_POLICY, help=POLICY_HELP)
     s.add_argument("--show", action="store_true", help="every hand in full")
+    s.add_argument("--json", action="store_true", help="the match's hand records and result")
 
     s = sub.add_parser("calibrate", help="does the bid table's 70%% mean 70%%? (in real auctions)")
     add_play(s, 200_000, bidding=False)
@@ -942,6 +958,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "only the strategy's own contracts are checked")
     s.add_argument("--csv", help="write the tables here (column group: bin, situation, margin)")
     s.add_argument("--plot", help="write the calibration plot here (PNG)")
+    s.add_argument("--json", action="store_true", help="the tables, the Brier scores and the provenance")
     add_cluster(s)
 
     s = sub.add_parser("strength", help="one card-play policy against another on duplicate deals")

@@ -19,8 +19,8 @@ def bar(total: int, desc: str, enabled: bool = True, unit: str = " deals") -> It
 
 
 #: What a terminal is told when the kernels are compiled, not loaded from the cache.
-COMPILING = ("pinochle-sim: compiling the simulator for this version of its code (once, up to a "
-             "minute or two; later runs load it from the cache)")
+COMPILING = ("pinochle-sim: compiling the simulator for this version of its code (once: later runs "
+             "load it from the cache)")
 
 
 class _CompileNotice(event.Listener):

@@ -51,8 +51,8 @@ def count(text: str) -> int:
     try:
         x = (int(t) if t.lstrip("+-").isdigit() else float(t)) * scale
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a count (e.g. 200000, 200_000, 2e5, 200k)") from None
-    if isinstance(x, float) and not x.is_integer():
+        x = float("nan")
+    if isinstance(x, float) and not x.is_integer():  # a fraction, or no number at all (nan, inf)
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number" if np.isfinite(x) else
                                          f"{text!r} is not a count (e.g. 200000, 200_000, 2e5, 200k)")
     return int(x)
@@ -606,7 +606,7 @@ def cmd_match(args: argparse.Namespace) -> None:
     if args.json:
         last = recs[-1]
         print(json.dumps({"variant": v.spec, "seed": args.seed, "match": args.match, "policy": args.policy,
-                          "bidding": [getattr(x, "spec", str(x)) for x in sides], "winner": last.get("winner"),
+                          "bidding": [strategy(x).spec for x in sides], "winner": last.get("winner"),
                           "totals": last["totals"], "hands": recs, "version": __version__}, indent=2))
         return
     for number, r in enumerate(recs, 1):

@@ -1,14 +1,18 @@
 """How strong each card-play policy is, per variant: writes ``results/play_strength.md`` (and
-``.json``). Usage: ``python scripts/play_strength.py [--deals N] [--gap-deals N] [--variants V ...] [--policies P ...]``
+``.json``). Usage: ``python scripts/play_strength.py [--deals N] [--gap-deals N] [--objective-deals N]
+[--variants V ...] [--policies P ...] [--sections S ...]``
 (``--variants``: measure only those, keeping the other variants' rows of the JSON file;
-``--policies``: likewise only the rows those policies play in).
+``--policies``: likewise only the rows those policies play in; ``--sections``: likewise only those
+sections).
 
-Two measures. Against double dummy: each deal is bid (each variant's default bidding) and played
+Three measures. Against double dummy: each deal is bid (each variant's default bidding) and played
 by one policy at every seat; the same deal is then solved with every seat playing perfectly with
 all cards visible from trick 4 on (the first four tricks as played; double-deck: the last eight
 of its twenty). The double-dummy value of a full hand (trick 0) costs seconds to minutes a deal
 (see docs/double-dummy.md), so the yardstick starts at trick 4. Head to head: ``pinochle-sim
-strength`` on duplicate deals for every pair of policies.
+strength`` on duplicate deals for every pair of policies. Playing for the contract: ``pimc`` (which
+values a solved card by the hand's score) against ``pimc:objective=points`` (by its trick points),
+in points of score a hand (``strength --metric score``).
 """
 from __future__ import annotations
 
@@ -28,16 +32,26 @@ VARIANTS = PLAYABLE
 POLICIES = ("random", "heuristic", "contract", "pimc")
 GAP_POLICIES = ("heuristic", "contract", "pimc")
 OUT = Path(__file__).resolve().parent.parent / "results" / "play_strength.md"
+#: The sections of the file, by their key in the JSON file.
+SECTIONS = ("against_double_dummy", "head_to_head", "objective")
+#: The player ``pimc`` (playing for the score) is measured against in the last section.
+BY_POINTS = "pimc:objective=points"
 
 
-def _ci(r: dict, key: str) -> str:
-    return f"{r[key]:+.1f} ({r['ci_low']:+.1f} to {r['ci_high']:+.1f})"
+def _ci(r: dict, key: str, places: int = 1) -> str:
+    return f"{r[key]:+.{places}f} ({r['ci_low']:+.{places}f} to {r['ci_high']:+.{places}f})"
+
+
+def _count(n: int | None) -> str:
+    return "none" if n is None else f"{n:,}"
 
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--deals", type=int, default=2000, help="duplicate deals per pair and variant")
     p.add_argument("--gap-deals", type=int, default=1000, help="deals per policy and variant against double dummy")
+    p.add_argument("--objective-deals", type=int, default=4000,
+                   help=f"duplicate deals per variant of pimc against {BY_POINTS}, in score")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--dd-from", type=int, default=-1,
                    help="the double-dummy yardstick's first trick (default: 4; double-deck 12, the last eight)")
@@ -46,33 +60,42 @@ def main(argv: list[str] | None = None) -> int:
                    help="measure these only; the other variants' rows are kept from the JSON file")
     p.add_argument("--policies", nargs="+", choices=POLICIES, default=list(POLICIES),
                    help="measure only the rows these policies play in; the others are kept from the JSON file")
+    p.add_argument("--sections", nargs="+", choices=SECTIONS, default=list(SECTIONS),
+                   help="measure these sections only; the others are kept from the JSON file")
     args = p.parse_args(argv)
-    kept = {"against_double_dummy": [], "head_to_head": []}
-    if set(args.variants) != set(VARIANTS) or set(args.policies) != set(POLICIES):
-        kept = json.loads(Path(args.out).with_suffix(".json").read_text())
+    kept = {key: [] for key in SECTIONS}
+    chosen = (args.variants, args.policies, args.sections)
+    if any(set(x) != set(every) for x, every in zip(chosen, (VARIANTS, POLICIES, SECTIONS))):
+        kept |= json.loads(Path(args.out).with_suffix(".json").read_text())
     pairs = [(a, b) for b, a in itertools.combinations(POLICIES, 2)]
 
-    def measured(*policies: str) -> bool:
-        return any(pol in args.policies for pol in policies)
+    def measured(*policies: str, section: str) -> bool:
+        return section in args.sections and any(pol in args.policies for pol in policies)
 
     def place(r: dict) -> tuple[int, int]:
-        """Where a row goes: by variant, then by policy (gaps) or pair (head to head)."""
+        """Where a row goes: by variant, then by policy (gaps; the one row of playing for the contract)
+        or pair (head to head)."""
         base = r["policy"].split(":")[0]
-        at = pairs.index((base, r["against"].split(":")[0])) if "against" in r else GAP_POLICIES.index(base)
+        duel = r.get("against") not in (None, BY_POINTS)
+        at = pairs.index((base, r["against"].split(":")[0])) if duel else GAP_POLICIES.index(base)
         return VARIANTS.index(r["variant"]), at
 
     def merged(key: str, new: list[dict]) -> list[dict]:
         old = [r for r in kept[key] if r["variant"] not in args.variants
-               or not measured(r["policy"].split(":")[0], r.get("against", "").split(":")[0])]
+               or not measured(r["policy"].split(":")[0], r.get("against", "").split(":")[0], section=key)]
         return sorted(old + new, key=place)
 
-    solved = [(v, pol) for v in VARIANTS if v in args.variants for pol in GAP_POLICIES if measured(pol)]
-    played = [(v, a, b) for v in VARIANTS if v in args.variants for a, b in pairs if measured(a, b)]
+    ours = [v for v in VARIANTS if v in args.variants]
+    solved = [(v, pol) for v in ours for pol in GAP_POLICIES if measured(pol, section=SECTIONS[0])]
+    played = [(v, a, b) for v in ours for a, b in pairs if measured(a, b, section=SECTIONS[1])]
+    scored = [v for v in ours if measured("pimc", section=SECTIONS[2])]
     # a few deals of each run first, so that no run's seconds or hands/s count loading its kernels
     for v, pol in solved:
         play_gap(v, 8, args.seed, args.dd_from, policy=pol)
     for v, a, b in played:
         strength(v, a, b, 8, args.seed, dd_from=None)
+    for v in scored:
+        strength(v, "pimc", BY_POINTS, 8, args.seed, dd_from=None, metric="score")
     gaps = merged("against_double_dummy", [play_gap(v, args.gap_deals, args.seed, args.dd_from, policy=pol,
                                                     progress=True) for v, pol in solved])
     lines = [
@@ -128,11 +151,31 @@ def main(argv: list[str] | None = None) -> int:
     for r in duels:
         lines.append(f"| {r['variant']} | {r['policy']} | {r['against']} | {r['hands']:,} | {_ci(r, 'diff')} "
                      f"| {r['hands_per_s']:,.0f} |")
+    worth = merged("objective", [strength(v, "pimc", BY_POINTS, args.objective_deals, args.seed, dd_from=None,
+                                          progress=True, metric="score") for v in scored])
+    lines += [
+        "",
+        "## Playing for the contract",
+        "",
+        f"`pinochle-sim strength --policy pimc --against {BY_POINTS} --metric score`: the default `pimc`, "
+        "which values a card it solves double dummy by the hand's score (meld, trick points, made or set), "
+        "against the same player valuing trick points; duplicate deals as above, each variant's own "
+        "seed and number of deals in the table. Diff: the first policy's side's score for the hand minus "
+        "the other's (three-hand: minus the mean of the other two seats), in points of score a hand, "
+        "with its 95% interval. Deals to show: the deals that would put the interval clear of zero four "
+        "times in five were the difference the one measured.",
+        "",
+        "| variant | deals | seed | hands | diff (95% interval) | deals to show | hands/s |",
+        "|---|---:|---:|---:|---|---:|---:|",
+    ]
+    for r in worth:
+        lines.append(f"| {r['variant']} | {r['deals']:,} | {r['seed']} | {r['hands']:,} | {_ci(r, 'diff', 2)} "
+                     f"| {_count(r['deals_to_show'])} | {r['hands_per_s']:,.0f} |")
     lines += ["", "Each run's version and options are in `play_strength.json` beside this file.", ""]
     with atomic_write(args.out) as fh:
         fh.write("\n".join(lines))
     with atomic_write(str(Path(args.out).with_suffix(".json"))) as fh:
-        json.dump({"against_double_dummy": gaps, "head_to_head": duels}, fh, indent=2)
+        json.dump({"against_double_dummy": gaps, "head_to_head": duels, "objective": worth}, fh, indent=2)
     print("\n".join(lines))
     return 0
 

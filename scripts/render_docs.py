@@ -156,6 +156,11 @@ def fig_strength(variant: str, policy: str, against: str, what: str = "diff") ->
     r = _strength(variant, policy, against)
     if what == "hands_per_s":
         return f"{r['hands_per_s']:,.0f}"
+    return _interval(r, variant)
+
+
+def _interval(r: dict, variant: str) -> str:
+    """A row's difference with its 95% interval, one more decimal in the small games."""
     d = 2 if variant in SMALL else 1
     return f"{r['diff']:+.{d}f} ({r['ci_low']:+.{d}f} to {r['ci_high']:+.{d}f})"
 
@@ -170,6 +175,19 @@ def table_strength() -> str:
                                 fig_strength(v, "pimc", "heuristic"), fig_strength(v, "pimc", "contract"),
                                 *(f"{g['gap']:+.{d}f}, {g['mean_abs_gap']:.{d}f}" for g in gaps),
                                 fig_strength(v, "pimc", "contract", "hands_per_s")]) + " |")
+    return "\n".join(rows)
+
+
+def table_objective() -> str:
+    """What playing for the contract is worth: ``pimc`` against ``pimc:objective=points`` in points
+    of score a hand (``results/play_strength.json``'s ``objective`` rows)."""
+    rows = ["| variant | hands | pimc - pimc:objective=points, score a hand (95% interval) | deals to show |",
+            "|---|---:|---|---:|"]
+    by = {r["variant"]: r for r in _json("results/play_strength.json")["objective"]}
+    for v in VARIANTS:
+        r = by[v]
+        show = "none" if r["deals_to_show"] is None else f"{r['deals_to_show']:,}"
+        rows.append(f"| {v} | {r['hands']:,} | {_interval(r, v)} | {show} |")
     return "\n".join(rows)
 
 
@@ -329,6 +347,7 @@ def table_calibration(least: str = "2000") -> str:
 
 SOURCES = {"json": fig_json, "const": fig_const, "rule": fig_rule, "strength": fig_strength,
            "table_rules": table_rules, "table_shift": table_shift, "table_strength": table_strength,
+           "table_objective": table_objective,
            "table_odds_three_hand": table_odds_three_hand, "table_odds_seed004": table_odds_seed004,
            "table_odds_double_deck": table_odds_double_deck,
            "table_auction_limits": table_auction_limits, "table_auction_kinds": table_auction_kinds,

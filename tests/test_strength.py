@@ -68,3 +68,28 @@ def test_strength_defaults_measure_the_default_play_against_the_plain_heuristic(
     assert main(["strength", "--deals", "20", "--seed", "2", "--no-dd", "-q", "--json"]) == 0
     r = json.loads(capsys.readouterr().out)
     assert (r["policy"], r["against"]) == ("contract", "heuristic")
+
+
+def test_play_strength_measures_the_sections_asked_and_keeps_the_others(tmp_path):
+    # scripts/play_strength.py --sections objective: pimc against pimc:objective=points in score,
+    # the other sections (and the other variants' rows) as the JSON file had them
+    import importlib.util
+    from pathlib import Path
+    path = Path(__file__).resolve().parents[1] / "scripts" / "play_strength.py"
+    spec = importlib.util.spec_from_file_location("play_strength", path)
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    kept = json.loads(path.parents[1].joinpath("results", "play_strength.json").read_text())
+    before = {key: [r for r in rows if r["variant"] == "classic"] for key, rows in kept.items()}
+    out = tmp_path / "play_strength.md"
+    out.with_suffix(".json").write_text(json.dumps(before))
+    assert script.main(["--sections", "objective", "--variants", "thousand", "--objective-deals", "6",
+                        "--out", str(out)]) == 0
+    after = json.loads(out.with_suffix(".json").read_text())
+    assert after["against_double_dummy"] == before["against_double_dummy"]
+    assert after["head_to_head"] == before["head_to_head"]
+    assert [r["variant"] for r in after["objective"]] == ["thousand", "classic"]  # in the variants' order
+    new = after["objective"][0]
+    assert new["against"] == script.BY_POINTS and new["metric"] == "score" and new["deals"] == 6
+    assert after["objective"][1] == before["objective"][0]
+    assert "## Playing for the contract" in out.read_text()

@@ -5,8 +5,10 @@ change to anything it calls or inlines from another module would run stale code.
 therefore lives in a folder named by :func:`source_key`, a hash of everything that decides the
 compiled code and the tables cached beside it: the source of every module of the package and the
 versions of Python, numba, llvmlite and numpy. The folder is
-``~/.cache/pinochle-sim/kernels/<key>/`` (``$XDG_CACHE_HOME`` if set), unless ``NUMBA_CACHE_DIR``
-is set (cached tables stay in the keyed folder even then). Each folder names the checkout that
+``~/.cache/pinochle-sim/kernels/<key>/`` (``$XDG_CACHE_HOME`` if set); where ``NUMBA_CACHE_DIR`` is
+set, the kernels go to ``$NUMBA_CACHE_DIR/pinochle-sim/kernels/<key>/`` instead, keyed all the
+same (numba's own keying, by each file, would serve stale kernels there; cached tables stay in
+the folder under ``~/.cache``). Each folder names the checkout that
 made it: a new key removes only the older folders of the same checkout (once unused for
 :data:`OWN_AGE_SECONDS`) and folders of any checkout unused for :data:`MAX_AGE_DAYS`, so two
 checkouts or virtual environments side by side keep each other's. Resumable runs keep their
@@ -110,11 +112,17 @@ def kernel_dir(root: Path = _ROOT, base: Path | None = None, now: float | None =
     return here
 
 
-if not os.environ.get("NUMBA_CACHE_DIR"):
+def _kernel_cache() -> None:
+    """Point numba's cache at the keyed folder: :func:`kernel_dir`, under ``NUMBA_CACHE_DIR``
+    when that is set."""
+    chosen = os.environ.get("NUMBA_CACHE_DIR")
     try:
-        numba.config.CACHE_DIR = str(kernel_dir())
+        numba.config.CACHE_DIR = str(kernel_dir(base=Path(chosen) / "pinochle-sim" if chosen else None))
     except OSError:  # nowhere to cache: numba compiles every time (and says so itself)
         pass
+
+
+_kernel_cache()
 
 
 class _PlainTypes(CPUDispatcher):

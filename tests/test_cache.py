@@ -64,9 +64,11 @@ PROBE = textwrap.dedent("""
 """)
 
 
-def _set_contract_score(parent: Path, cache: Path) -> int:
+def _set_contract_score(parent: Path, cache: Path, numba_cache: Path | None = None) -> int:
     env = {**os.environ, "PYTHONPATH": str(parent), "XDG_CACHE_HOME": str(cache)}
     env.pop("NUMBA_CACHE_DIR", None)
+    if numba_cache is not None:
+        env["NUMBA_CACHE_DIR"] = str(numba_cache)
     (parent / "probe.py").write_text(PROBE)
     out = subprocess.run([sys.executable, "probe.py"], cwd=parent, env=env, capture_output=True, text=True,
                          check=True)
@@ -82,6 +84,18 @@ def test_an_edit_to_a_module_without_njit_reaches_the_cached_kernels(tmp_path):
     _plant(root)
     assert _set_contract_score(root.parent, cache) == -600   # the edit, not the stale kernel
     assert len(list((cache / "pinochle-sim" / "kernels").iterdir())) == 2  # the old one, for an hour
+
+
+def test_a_numba_cache_dir_of_ones_own_is_keyed_too(tmp_path):
+    # numba's own cache, keyed by each function's file, would answer the planted edit with the
+    # kernel compiled before it: the package keys the folder it is given as it keys its own
+    cache, chosen = tmp_path / "cache", tmp_path / "numba"
+    root = _checkout(tmp_path / "a")
+    assert _set_contract_score(root.parent, cache, chosen) == -300
+    _plant(root)
+    assert _set_contract_score(root.parent, cache, chosen) == -600
+    folders = list((chosen / "pinochle-sim" / "kernels").iterdir())
+    assert len(folders) == 2 and all(any(f.rglob("*.nbi")) for f in folders)
 
 
 def test_two_checkouts_keep_each_others_kernels_and_checkpoints(tmp_path):

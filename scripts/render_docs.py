@@ -181,7 +181,7 @@ def table_strength() -> str:
 def table_objective() -> str:
     """What playing for the contract is worth: ``pimc`` against ``pimc:objective=points`` in points
     of score a hand (``results/play_strength.json``'s ``objective`` rows)."""
-    rows = ["| variant | hands | pimc - pimc:objective=points, score a hand (95% interval) | deals to show |",
+    rows = ["| variant | contracts | pimc - pimc:objective=points, score a hand (95% interval) | deals to show |",
             "|---|---:|---|---:|"]
     by = {r["variant"]: r for r in _json("results/play_strength.json")["objective"]}
     for v in VARIANTS:

@@ -1,7 +1,6 @@
 """Numbers that cannot go stale (issue 30): every figure the README and docs/ quote is rendered
 from the result file that holds it, no figure is typed in their prose, and the committed
 notebooks print the provenance of today's defaults."""
-import importlib.util
 import json
 import re
 from pathlib import Path
@@ -13,11 +12,10 @@ from pinochle_sim.studies.strategies import default_bidding
 from pinochle_sim.engine.pimc import CLOSE, CLOSE_BY_PRESET
 from pinochle_sim.engine.tricks import DEFAULT_POLICY, POLICY_OPTIONS, _option_text
 from pinochle_sim.engine.variants import variant
+from script import load
 
 ROOT = Path(__file__).resolve().parents[1]
-_spec = importlib.util.spec_from_file_location("render_docs", ROOT / "scripts" / "render_docs.py")
-render_docs = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(render_docs)
+render_docs = load("render_docs")
 
 
 @pytest.mark.parametrize("name", render_docs.DOCS)

@@ -81,14 +81,9 @@ def test_spans_cover_every_item_once_whatever_the_threads_and_an_error_stops_the
 
 
 def test_the_compile_profile_sees_each_compile_and_what_it_compiled_below():
-    import importlib.util
-    from pathlib import Path
-
     import numba
-    path = Path(__file__).parents[1] / "scripts" / "compile_profile.py"
-    spec = importlib.util.spec_from_file_location("compile_profile", path)
-    profile = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(profile)
+    from script import load
+    profile = load("compile_profile")
     inner = numba.njit(lambda x: x + 1)
     outer = numba.njit(lambda x: inner(x) * 2)
     assert outer(1) == 4

@@ -73,13 +73,9 @@ def test_strength_defaults_measure_the_default_play_against_the_plain_heuristic(
 def test_play_strength_measures_the_sections_asked_and_keeps_the_others(tmp_path):
     # scripts/play_strength.py --sections objective: pimc against pimc:objective=points in score,
     # the other sections (and the other variants' rows) as the JSON file had them
-    import importlib.util
-    from pathlib import Path
-    path = Path(__file__).resolve().parents[1] / "scripts" / "play_strength.py"
-    spec = importlib.util.spec_from_file_location("play_strength", path)
-    script = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(script)
-    kept = json.loads(path.parents[1].joinpath("results", "play_strength.json").read_text())
+    from script import SCRIPTS, load
+    script = load("play_strength")
+    kept = json.loads((SCRIPTS.parent / "results" / "play_strength.json").read_text())
     before = {key: [r for r in rows if r["variant"] == "classic"] for key, rows in kept.items()}
     out = tmp_path / "play_strength.md"
     out.with_suffix(".json").write_text(json.dumps(before))

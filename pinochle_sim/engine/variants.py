@@ -644,7 +644,7 @@ def variant(spec: str | Variant = DEFAULT, **overrides: typing.Any) -> Variant:
     if isinstance(spec, Variant):
         base = spec
     else:
-        name, items = split_spec(spec)
+        name, items = split_spec(spec, VariantError)
         if name not in PRESETS:
             raise VariantError(_unknown("variant", name, list(PRESETS)))
         base = PRESETS[name]

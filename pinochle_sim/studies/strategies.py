@@ -419,7 +419,7 @@ def strategy(spec: str | Strategy) -> Strategy:
     """
     if isinstance(spec, Strategy):
         return spec
-    name, items = split_spec(spec)
+    name, items = split_spec(spec, StrategyError)
     if name not in REGISTRY:
         close = difflib.get_close_matches(name, list(REGISTRY), n=1)
         hint = f" (did you mean {close[0]!r}?)" if close else ""

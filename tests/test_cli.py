@@ -184,6 +184,8 @@ BAD_INPUT = [
     (("variants", "clasic"), "unknown variant 'clasic'"),
     (("variants", "classic:must_trump=maybe"), "must_trump='maybe'"),
     (("variants", "classic:must_trump=false,must_trump=true"), "option 'must_trump' is given twice"),
+    (("variants", "classic:raise_step=0"), "raise_step=0: a bid must rise"),
+    (("play", "--variant", "thousand:raise_min=0"), "raise_min=0: a bid must rise"),
     (("play", "--policy", "pimc:worlds=5,worlds=6"), "option 'worlds' is given twice"),
     (("play", "--bidding", "table:conf=0.8,conf=0.5"), "option 'conf' is given twice"),
     (("meld", "AS TS KS QS JS KS 9S QS JD AH AD 1C"), "unknown card '1C'"),

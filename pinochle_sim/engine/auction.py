@@ -259,7 +259,7 @@ def _raises(seat, passed, high, high_seat, high_sit, n, room, worth, margin, tb,
     m = 0  # seats still in
     for q in range(players):
         m += not passed[q]
-    if m < 2 or r <= 0 or _before(seat, passed) != high_seat:
+    if m < 2 or _before(seat, passed) != high_seat:
         return 0, high_seat, high_sit
     turns = max(room - n, 0)  # the first turn with no room left
     q = seat

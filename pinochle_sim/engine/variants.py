@@ -129,6 +129,9 @@ class Variant:
             raise VariantError("playing_1000=true: seed 004's sure sweep is read for the 48-card deck")
         if self.pass_cards > self.hand_size:
             raise VariantError(f"pass_cards={self.pass_cards}: more than a hand")
+        for name in ("raise_min", "raise_step"):
+            if getattr(self, name) <= 0:
+                raise VariantError(f"{name}={getattr(self, name)}: a bid must rise, by at least 1")
         if self.raise_min % self.raise_step:
             raise VariantError(f"raise_min={self.raise_min} is not a multiple of "
                                f"raise_step={self.raise_step}")

@@ -180,6 +180,10 @@ BAD_INPUT = [
     (("play", "--policy", "smart"), "unknown play policy 'smart'"),
     (("bid-table", "--policy", "pimc:worlds=0"), "worlds needs a whole number from 1 to 10000"),
     (("dd", "--record", "no-such-file.jsonl"), "no such file"),
+    (("dd", "--record", "object.jsonl"), "line 1 is not a hand record (it lacks variant"),
+    (("dd", "AS 9H", "TS KH", "QS JH", "KS QH", "-t", "H", "--from-trick", "2"), "--from-trick reads a record"),
+    (("match", "--variant", "classic", "--team2", "formula"), "--team2: classic has two sides"),
+    (("bid-chart", "--format", ","), "--format names no format"),
     (("dd", "AS 9H", "TS KH", "QS JH", "KS"), "--trump is needed"),
     (("variants", "clasic"), "unknown variant 'clasic'"),
     (("variants", "classic:must_trump=maybe"), "must_trump='maybe'"),
@@ -228,6 +232,7 @@ def test_bad_input_is_one_line_exit_2_and_writes_nothing(capsys, tmp_path, monke
     monkeypatch.chdir(tmp_path)
     (tmp_path / "afile").write_text("a file, not a folder")
     (tmp_path / "afolder").mkdir()
+    (tmp_path / "object.jsonl").write_text('{"deal": 0}\n')  # JSON, but not a hand record
     before = _files(tmp_path)
     code, out, err = run(capsys, *args)
     assert code == 2, (code, err)

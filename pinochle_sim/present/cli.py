@@ -413,6 +413,8 @@ def cmd_bid_chart(args: argparse.Namespace) -> None:
     for f in formats:
         if f not in FORMATS:
             raise UserError(f"unknown format {f!r}; valid: {', '.join(FORMATS)}")
+    if not formats:
+        raise UserError(f"--format names no format: give one or more of {', '.join(FORMATS)}")
     out = args.out or f"results/{args.variant.name}"
     if args.auction_model and args.policy != DEFAULT_POLICY:
         raise UserError(f"--auction-model: the auction model is played with {DEFAULT_POLICY}, not {args.policy}")
@@ -600,6 +602,8 @@ def cmd_match(args: argparse.Namespace) -> None:
 
     v = args.variant
     from ..studies.strategies import default_bidding
+    if args.team2 and v.teams == 2:
+        raise UserError(f"--team2: {v.name} has two sides, --team0 (seats 0 and 2) and --team1 (seats 1 and 3)")
     sides = [s or default_bidding(v) for s in (args.team0, args.team1, args.team2)[:v.teams]]
     side = "team" if v.teams == 2 else "seat"
     recs = match_hands(v, args.seed, *sides, m=args.match, policy=args.policy)
@@ -700,9 +704,16 @@ def _made_minus_predicted(r) -> str:
 
 def cmd_dd(args: argparse.Namespace) -> None:
     from ..studies.dd import double_dummy, replay
+    from ..studies.records import FIELDS
 
     v = args.variant
-    if args.record:
+    if not args.record:
+        for given, option in ((args.deal, "--deal"), (args.from_trick, "--from-trick")):
+            if given is not None:
+                raise UserError(f"{option} reads a record: give --record FILE (play --out writes one)")
+    else:
+        args.deal = 0 if args.deal is None else args.deal
+        args.from_trick = 4 if args.from_trick is None else args.from_trick
         if not Path(args.record).is_file():
             raise UserError(f"--record {args.record}: no such file")
         lines = Path(args.record).read_text().splitlines()
@@ -712,6 +723,12 @@ def cmd_dd(args: argparse.Namespace) -> None:
             rec = json.loads(lines[args.deal])
         except json.JSONDecodeError:
             raise UserError(f"{args.record}: line {args.deal + 1} is not a hand record (JSON)") from None
+        if not isinstance(rec, dict):
+            raise UserError(f"{args.record}: line {args.deal + 1} is not a hand record (not a JSON object)")
+        lacks = [f for f in FIELDS if f not in rec]
+        if lacks:
+            raise UserError(f"{args.record}: line {args.deal + 1} is not a hand record (it lacks "
+                            f"{', '.join(lacks)}; play --out writes them)")
         v = variant(rec["variant"])
         if rec["bidder"] is None:
             raise UserError(f"deal {rec['deal']} was thrown in: no play to solve")
@@ -986,8 +1003,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--leader", type=int, default=0, help="the seat that leads the trick (default 0)")
     s.add_argument("--trick", help='cards already on the trick, the leader\'s first, e.g. "AS TS"')
     s.add_argument("--record", help="a file of hand records (play --out): solve one record's play")
-    s.add_argument("--deal", type=int, default=0, help="with --record: which record (line, from 0)")
-    s.add_argument("--from-trick", type=int, default=4,
+    s.add_argument("--deal", type=int, help="with --record: which record (line, from 0; default 0)")
+    s.add_argument("--from-trick", type=int,
                    help="with --record: the first trick solved, from 0 (default 4: 8 tricks left)")
     s.add_argument("--json", action="store_true")
 

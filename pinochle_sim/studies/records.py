@@ -23,6 +23,11 @@ from .match import MAX_HANDS, play_matches
 from .simulate import Setup
 from .strategies import Strategy, default_bidding, strategy
 
+#: The fields of every hand record, in order (RULES.md "Hand records"; three-hand adds ``kitty``
+#: and ``discard``).
+FIELDS = ("variant", "deal", "seed", "dealer", "hands", "auction", "bidder", "bid", "trump", "passes", "meld",
+          "tricks", "score")
+
 
 def records(v: Variant | str = "thousand", deals: int = 10, seed: int = 0, start: int = 0,
             policy: str | list[str] = DEFAULT_POLICY, bidding=None) -> list[dict]:

@@ -264,7 +264,7 @@ def cmd_odds(args: argparse.Namespace) -> None:
         row = [label, f"{x:.3f}", "", ""]
         if sim:
             m, se = sim.mean_meld[key], sim.se_mean_meld[key]
-            row += [f"{m:.3f}", f"{se:.3f}", f"{(m - x) / se:+.1f}"]
+            row += [f"{m:.3f}", f"{se:.3f}", f"{(m - x) / se:+.1f}" if se > 0 else ""]
         rows.append(row)
     print(f"Meld odds, {v.spec} (exact: counted over all {v.deck_size}-card deals)")
     if sim:
@@ -308,15 +308,26 @@ def cmd_simulate(args: argparse.Namespace) -> None:
     s = meta["summary"]
     played = s["hands"] - s["thrown_in"]
     print(f"{args.variant.spec}: {s['hands']:,} deals in {meta['seconds']:.1f} s "
-          f"({s['hands'] / max(meta['seconds'], 1e-9):,.0f} hands/s{COMPILING_TOO if compiled() else ''}); thrown in "
+          f"({_rate(s['hands'] / max(meta['seconds'], 1e-9))} hands/s{COMPILING_TOO if compiled() else ''}); thrown in "
           f"{s['thrown_in'] / max(s['hands'], 1):.1%}; average winning bid "
           f"{s['bid_sum'] / max(played, 1):.1f}; made {s['made'] / max(played, 1):.1%}")
     print(f"wrote {out}" + (f" and {sidecar(out)}" if sidecar(out) else ""))
 
 
+def _rate(x: float) -> str:
+    """A speed for people: whole numbers from 10 up, two significant digits below (a first run's
+    compiling can bring a short one under one a second, which would print as 0)."""
+    return f"{x:,.0f}" if x >= 10 else f"{x:.2g}"
+
+
+#: ``--dd`` given without a trick (argparse's ``const``: not a number a user can type, nor a string,
+#: which argparse would read as one).
+DD_ALONE = object()
+
+
 def _dd_trick(args: argparse.Namespace) -> int | None:
     """``--dd TRICK``, checked against the variant's hand (``--dd`` alone: ``Variant.dd_trick``)."""
-    if args.dd == -1:
+    if args.dd is DD_ALONE:
         args.dd = args.variant.dd_trick
     if args.dd is not None and not 0 <= args.dd < args.variant.hand_size:
         raise UserError(f"--dd is a trick number from 0 to {args.variant.hand_size - 1}")
@@ -544,8 +555,9 @@ def cmd_tournament(args: argparse.Namespace) -> None:
         raise UserError(f"strategy {twice[0]} is named twice: a tournament plays different strategies")
     if len(strats) < 2:
         raise UserError("a tournament needs at least two strategies")
-    if args.matches < 1:
-        raise UserError("--matches 0: a tournament plays at least one match a pairing")
+    if args.matches < 2:
+        raise UserError(f"--matches {args.matches}: a tournament needs two duplicate pairs a pairing or more, for "
+                        "an interval (match plays one match)")
     if args.variant.teams == 3 and len(strats) < 3:
         raise UserError(f"a {args.variant.name} tournament needs at least three strategies, one per "
                         f"seat (got {len(strats)})")
@@ -780,14 +792,15 @@ def cmd_strength(args: argparse.Namespace) -> None:
         print(json.dumps(r, indent=2))
         return
     print(f"{r['policy']} against {r['against']}, {r['variant']}: {r['hands']:,} duplicate hands "
-          f"(seed {r['seed']}, bidding {r['bidding']}), {r['hands_per_s']:,.0f} hands/s"
+          f"(seed {r['seed']}, bidding {r['bidding']}), {_rate(r['hands_per_s'])} hands/s"
           + (COMPILING_TOO if compiled() else "")
           + (" with the double-dummy yardstick (--no-dd: the play alone)" if "dd_distance" in r else ""))
     verb = "takes" if r["metric"] == "points" else "scores"
     print(f"  {r['policy']}'s side {verb} {r['diff']:+.2f} {r['scale']} more "
           f"(s.e. {r['se']:.2f}; 95% interval {r['ci_low']:+.2f} to {r['ci_high']:+.2f})")
     if r["deals_to_show"] is not None:
-        print(f"  were the difference {r['diff']:+.2f}, about {r['deals_to_show']:,} deals would put the "
+        print(f"  were the difference {r['diff']:+.2f}, about {r['deals_to_show']:,} "
+              f"deal{'' if r['deals_to_show'] == 1 else 's'} would put the "
               f"interval clear of zero four times in five (this run: {r['deals']:,})")
     for name, x in r.get("dd_distance", {}).items():
         print(f"  {name}'s side against double dummy from trick {r['dd_from']}: {x['mean']:+.2f} "
@@ -887,7 +900,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_play(s, 1_000_000)
     s.add_argument("--out", help="parquet file (default results/sim_VARIANT.parquet); "
                                  "metadata beside it as .json")
-    s.add_argument("--dd", type=int, nargs="?", const=-1, metavar="TRICK",
+    s.add_argument("--dd", type=int, nargs="?", const=DD_ALONE, metavar="TRICK",
                    help="add dd_points: the bid winner's side's trick points when the play policy "
                         "plays the tricks before TRICK (default 4; double-deck 12: the last eight tricks) "
                         "and every seat plays double dummy from there; milliseconds a deal from trick 4, "
@@ -911,7 +924,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--min-hands", type=count, default=100, help="blank cells with fewer hands")
     s.add_argument("--csv", help="also write the full table (every bid's chance) here")
     s.add_argument("--json", action="store_true")
-    s.add_argument("--dd", type=int, nargs="?", const=-1, metavar="TRICK",
+    s.add_argument("--dd", type=int, nargs="?", const=DD_ALONE, metavar="TRICK",
                    help="also each cell's mean side total had every seat played double dummy from "
                         "TRICK (default 4; double-deck 12) on; milliseconds a declared hand from trick 4 "
                         "(docs/double-dummy.md), so use few deals")

@@ -41,3 +41,7 @@ def test_suits():
     assert [parse_suit(s) for s in ("S", "h", "♦", "clubs")] == [0, 1, 2, 3]
     with pytest.raises(CardError, match="unknown suit 'X'"):
         parse_suit("X")
+    assert [parse_suit(i) for i in (0, 3, np.int64(2))] == [0, 3, 2]  # an index, as the library takes it
+    for bad in (4, -1, 2.0, None):
+        with pytest.raises(CardError, match="unknown suit"):
+            parse_suit(bad)

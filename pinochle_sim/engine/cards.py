@@ -8,6 +8,7 @@ A, 10, K, Q, J and no 9s).
 """
 from __future__ import annotations
 
+import operator
 import re
 from collections.abc import Iterable
 
@@ -69,8 +70,17 @@ def card_name(k: int) -> str:
     return RANKS[k % 6] + SUITS[k // 6]
 
 
-def parse_suit(text: str) -> int:
-    """Suit index of ``'S'``, ``'h'``, ``'♦'``, ``'clubs'``...; CardError otherwise."""
+def parse_suit(text: str | int) -> int:
+    """Suit index of ``'S'``, ``'h'``, ``'♦'``, ``'clubs'``... or of an index 0-3 (an integer);
+    CardError otherwise."""
+    if not isinstance(text, str):
+        try:
+            index = operator.index(text)
+        except TypeError:
+            index = -1
+        if not 0 <= index < len(SUITS):
+            raise CardError(f"unknown suit {text!r}: use one of S H D C (or ♠ ♥ ♦ ♣), or an index 0-3")
+        return index
     t = text.strip().replace("\ufe0f", "")
     key = SUIT_SYMBOLS.get(t, t[:1].upper() if t.lower() in ("s", "h", "d", "c") or
                            t.lower() in SUIT_NAMES else "?")

@@ -207,7 +207,7 @@ def meld(hand, trump: str | int, v: Variant | str = "thousand") -> Meld:
     """
     v = variant(v) if isinstance(v, str) else v
     c = hand_counts(hand, deck=v.deck_counts).astype(int)
-    t = parse_suit(trump) if isinstance(trump, str) else int(trump)
+    t = parse_suit(trump)
     items: list[MeldItem] = []
 
     def add(name: str, points: int, cards: tuple[str, ...]) -> None:

@@ -430,7 +430,7 @@ def legal_plays(hand, trick, trump, v="thousand") -> list[str]:
     from .cards import card_name, hand_counts
     from .variants import variant
     v = variant(v) if isinstance(v, str) else v
-    t = parse_suit(trump) if isinstance(trump, str) else int(trump)
+    t = parse_suit(trump)
     played = parse_cards(trick)
     win = played[0] if played else -1
     for c in played[1:]:

@@ -144,7 +144,7 @@ def _position(hands, trump, v):
     h2 = np.zeros(v.players, np.int64)
     for s, c in enumerate(counts):
         h1[s], h2[s] = to_masks(c)
-    return v, compile_variant(v), counts, h1, h2, parse_suit(trump) if isinstance(trump, str) else int(trump)
+    return v, compile_variant(v), counts, h1, h2, parse_suit(trump)
 
 
 def play_gap(v: Variant | str, deals: int, seed: int, dd_from: int = -1, policy: str = DEFAULT_POLICY,

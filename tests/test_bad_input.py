@@ -54,6 +54,26 @@ def test_the_probes_answer_in_one_line(tmp_path, monkeypatch, args, message):
     assert list(tmp_path.iterdir()) == []
 
 
+HAND = "AS AS TS TS KS KS QS QS JS JS 9S 9S"
+
+
+@pytest.mark.parametrize("call,message", [
+    (lambda ps: ps.play("classic", deals=5, forced_bidder=7), "forced_bidder=7: a seat from 0 to 3"),
+    (lambda ps: ps.advise(HAND, "classic", deals=100, dealer=9), "dealer 9: classic has seats 0-3"),
+    (lambda ps: ps.meld(HAND, 7, "classic"), "unknown suit 7"),
+    (lambda ps: ps.meld_distribution("classic", trump=9), "unknown suit 9"),
+    (lambda ps: ps.simulate_meld("classic", deals=0), "deals=0, chunk="),
+    (lambda ps: ps.double_dummy(["AS 9H", "TS KH", "QS JH", "KS QH"], "H", 9, "classic"), "leader 9"),
+    (lambda ps: ps.compare(["classic", "modern"], deals=0), "at least one deal"),
+])
+def test_the_library_refuses_what_the_command_line_does(call, message):
+    """Round three: the library's own arguments, which its kernels would read out of bounds (a
+    seat 7 crashed the process) or which gave answers for no such seat, suit or deal."""
+    import pinochle_sim as ps
+    with pytest.raises(ValueError, match=message):
+        call(ps)
+
+
 def test_a_table_written_to_a_fifo_reaches_its_reader(tmp_path):
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)

@@ -598,6 +598,8 @@ class Loop(NamedTuple):
     def build(cls, v: Variant, bidding: Bidding, policy: str | list[str] = DEFAULT_POLICY,
               forced_bidder: int = -1) -> Loop:
         v.require_play()
+        if forced_bidder not in (-1, EVERY_SEAT) and not 0 <= forced_bidder < v.players:
+            raise ValueError(f"forced_bidder={forced_bidder}: a seat from 0 to {v.players - 1}, or -1 (an auction)")
         tb = compile_variant(v)
         codes = policy_codes(v, policy)[1]
         return cls(int(forced_bidder), tb, bidding, codes, search_room(tb, codes), max_calls(v))

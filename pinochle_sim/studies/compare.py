@@ -183,6 +183,8 @@ def compare(variants: list[Variant | str], deals: int = 100_000, seed: int = 0,
     vs = [variant(v) if isinstance(v, str) else v for v in variants]
     if len(vs) < 2:
         raise ValueError("compare needs at least two variants (the first is the baseline)")
+    if deals < 1:
+        raise ValueError(f"compare needs at least one deal, not {deals}")
     tables = {v.spec: (v.players, v.hand_size, v.kitty) for v in vs}
     if len(set(tables.values())) > 1:
         raise CompareError("compare needs variants dealt alike, so that they play the same deals: "

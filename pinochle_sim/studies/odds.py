@@ -24,7 +24,7 @@ import numpy as np
 
 from .._numba import in_spans, njit
 from ..engine.cards import (DECK48, MAX_COPIES, A, J, K, N_KINDS, NINE, Q, T, deck_cards, deck_copies, deck_kinds,
-                            kind_counts)
+                            kind_counts, parse_suit)
 from ..engine.deal import BLOCK, deal_any
 from ..progress import bar
 from ..engine.meld import hand_meld_all_trumps
@@ -380,7 +380,7 @@ def meld_distribution(v: Variant | str = "thousand", trump: int | None = 0,
     n = v.hand_size if n is None else n
     if not 0 < n <= MAX_CARDS:
         raise ValueError(f"meld odds are counted for hands of 1 to {MAX_CARDS} cards, not {n}")
-    return _meld_distribution(v, None if trump is None else int(trump), n)
+    return _meld_distribution(v, None if trump is None else parse_suit(trump), n)
 
 
 @functools.lru_cache(maxsize=64)
@@ -502,6 +502,8 @@ def simulate_meld(v: Variant | str = "thousand", deals: int = 1_000_000, seed: i
     v = variant(v) if isinstance(v, str) else v
     if with_kitty and not v.kitty:
         raise ValueError(f"{v.name} has no kitty")
+    if deals < 1 or chunk < 1:
+        raise ValueError(f"simulated odds need deals and a chunk of at least 1 (deals={deals}, chunk={chunk})")
     players = v.players
     tb = compile_variant(v)
     evs = events(v.deck)

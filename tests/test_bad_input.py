@@ -11,11 +11,13 @@ import tempfile
 import threading
 from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pinochle_sim.present.cli import MAX_SEED, main
+from pinochle_sim.engine.deal import MAX_SEED
+from pinochle_sim.present.cli import main
 
 
 def run(args: list[str]) -> tuple[int, str, str]:
@@ -65,6 +67,10 @@ HAND = "AS AS TS TS KS KS QS QS JS JS 9S 9S"
     (lambda ps: ps.simulate_meld("classic", deals=0), "deals=0, chunk="),
     (lambda ps: ps.double_dummy(["AS 9H", "TS KH", "QS JH", "KS QH"], "H", 9, "classic"), "leader 9"),
     (lambda ps: ps.compare(["classic", "modern"], deals=0), "at least one deal"),
+    (lambda ps: ps.legal_plays("AS 9S", "KS QS JS 9H TH", "H", "classic"), "at most 3 cards before yours"),
+    (lambda ps: ps.meld_table(np.full((1, 24), 5, np.int8), "classic"), "0 to 2 copies"),
+    (lambda ps: ps.deal(1, seed=2 ** 64), "at most 2\\*\\*63 - 1"),
+    (lambda ps: ps.records("classic", deals=1, start=2 ** 63), "at most 2\\*\\*63 - 1"),
 ])
 def test_the_library_refuses_what_the_command_line_does(call, message):
     """Round three: the library's own arguments, which its kernels would read out of bounds (a

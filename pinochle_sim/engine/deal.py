@@ -241,6 +241,19 @@ def deal_kinds_around(seed, i, seat, fixed, copies, absent, deck, counts, hand):
         counts[min(p, counts.shape[0] - 1), rest[m]] += 1
 
 
+#: The largest seed, and deal number: whole numbers from 0 to 2**63 - 1 (a kernel adds small
+#: offsets to a seed for its own streams, within 64 bits).
+MAX_SEED = 2 ** 63 - 1
+
+
+def check_deals(deals: int, seed: int, start: int) -> None:
+    """Refuse (``ValueError``) a run the kernels cannot deal: a count, seed or first deal below 0,
+    or a seed or deal number past :data:`MAX_SEED` (past it numpy's conversion overflows)."""
+    if deals < 0 or start < 0 or not 0 <= seed <= MAX_SEED or start + deals - 1 > MAX_SEED:
+        raise ValueError(f"deals {start:,}..{start + deals - 1:,} of seed {seed:,}: deals, seed and start must be "
+                         f">= 0, the seed and the last deal at most 2**63 - 1")
+
+
 #: Deals per span of a loop over deals (``_numba.in_spans``): each span allocates its scratch once.
 BLOCK = 4096
 
@@ -280,8 +293,7 @@ def deal(n: int, seed: int = 0, start: int = 0, v="thousand") -> np.ndarray:
     """
     from .variants import variant
     v = variant(v) if isinstance(v, str) else v
-    if n < 0 or seed < 0 or start < 0:
-        raise ValueError("deal: n, seed and start must be >= 0")
+    check_deals(n, seed, start)
     out = np.empty((n, v.players + (v.kitty > 0), N_KINDS), np.int8)
     kinds = deck_kinds(v.deck)
     in_spans(n, lambda lo, hi: _deal(np.uint64(seed), np.int64(start), lo, hi, kinds, v.players, v.hand_size, out),

@@ -158,7 +158,10 @@ def meld_table(hands: np.ndarray, v: Variant | str = "thousand") -> np.ndarray:
     """
     v = variant(v) if isinstance(v, str) else v
     tb = compile_variant(v)
-    h = np.ascontiguousarray(hands, dtype=np.int8)
+    h = np.asarray(hands)
+    if h.ndim < 1 or h.shape[-1] != N_KINDS or (h.size and not 0 <= h.min() <= h.max() <= v.copies):
+        raise ValueError(f"meld_table reads count vectors: {N_KINDS} kinds a hand, 0 to {v.copies} copies of each")
+    h = np.ascontiguousarray(h, dtype=np.int8)
     flat = h.reshape(-1, N_KINDS)
     out = np.empty((flat.shape[0], 4), np.int32)
     in_spans(flat.shape[0], lambda lo, hi: _meld_table(flat, lo, hi, tb, out), BLOCK)

@@ -432,6 +432,8 @@ def legal_plays(hand, trick, trump, v="thousand") -> list[str]:
     v = variant(v) if isinstance(v, str) else v
     t = parse_suit(trump)
     played = parse_cards(trick)
+    if len(played) >= v.players:
+        raise ValueError(f"a trick holds at most {v.players - 1} cards before yours in {v.name}, got {len(played)}")
     win = played[0] if played else -1
     for c in played[1:]:
         if beats(c, win, t):

@@ -19,6 +19,7 @@ from .. import __version__
 from ..studies.compare import CompareError
 from ..engine.auction import AuctionError
 from ..engine.cards import CardError, card_name, hand_counts, parse_cards
+from ..engine.deal import MAX_SEED
 from ..files import STREAMS, atomic_write, is_special, sidecar
 from ..progress import compile_notice, compiled
 from ..runs import ClusterError
@@ -70,9 +71,6 @@ OUTPUTS = ("out", "csv", "plot")
 FOLDER_OUT = ("bid-chart",)
 
 
-#: The largest seed: seeds are whole numbers from 0 to 2**63 - 1 (a kernel adds small offsets to
-#: a seed for its own streams, within 64 bits).
-MAX_SEED = 2 ** 63 - 1
 #: The most deals or matches a command takes: days of a full machine at the speeds of
 #: results/bench.json (docs/long-runs.md works out 10^10); more is surely a typing slip.
 MAX_DEALS = 10 ** 11

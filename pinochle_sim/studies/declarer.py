@@ -23,6 +23,7 @@ from ..runs import Chunk, Run, Where, chunks_of
 from ..engine.hand import (BID_ACES, BID_MELD, BID_TENS, BID_TRUMPS, EVERY_SEAT, MELD0, POINTS0, SIDE_TOTAL, TRICKS0,
                            Loop, fixed_bidding, partner_meld, play_rows, play_rows_dd)
 from ..engine.auction import MAX_CARDS, MAX_TRUMPS, N_BANDS
+from ..engine.deal import check_deals
 from ..engine.variants import Variant, band_width, variant
 from ..engine.tricks import DEFAULT_POLICY
 
@@ -190,8 +191,7 @@ def declarer_stats(v: Variant | str = "thousand", deals: int = 100_000, seed: in
     800
     """
     v = variant(v) if isinstance(v, str) else v
-    if deals < 0 or seed < 0 or start < 0:
-        raise ValueError("deals, seed and start must be >= 0")
+    check_deals(deals, seed, start)
     stats = DeclarerStats(v, policy, seed, deals, start, dd_from=dd_from)
     chunks = chunks_of(seed, start, deals, chunk if dd_from is None else min(chunk, 64))
     identity = {"command": "declarer_stats", **stats.provenance(), "chunk": chunk}

@@ -17,6 +17,7 @@ import pandas as pd
 from .. import __version__
 from ..engine.auction import compile_bidding
 from ..engine.cards import COPIES, N_KINDS, SUITS
+from ..engine.deal import check_deals
 from ..engine.hand import C, COLUMNS, TRUMP, Loop, columns, max_calls, play_rows, play_rows_dd, policy_codes
 from ..engine.variants import Variant, band_width, meld_unit, variant
 from ..engine.tricks import DEFAULT_POLICY
@@ -127,8 +128,7 @@ def _desc(dd_from: int | None) -> str:
 
 
 def _chunks(setup: Setup, deals: int, seed: int, start: int, chunk: int, dd_from: int | None) -> list[Chunk]:
-    if deals < 0 or seed < 0 or start < 0:
-        raise ValueError("deals, seed and start must be >= 0")
+    check_deals(deals, seed, start)
     check_dd_from(setup.variant, dd_from)
     return chunks_of(seed, start, deals, min(chunk, 64) if dd_from is not None else chunk)
 

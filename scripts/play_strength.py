@@ -50,7 +50,7 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--deals", type=int, default=2000, help="duplicate deals per pair and variant")
     p.add_argument("--gap-deals", type=int, default=1000, help="deals per policy and variant against double dummy")
-    p.add_argument("--objective-deals", type=int, default=4000,
+    p.add_argument("--objective-deals", type=int, default=16000,
                    help=f"duplicate deals per variant of pimc against {BY_POINTS}, in score")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--dd-from", type=int, default=-1,

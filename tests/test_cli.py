@@ -94,6 +94,13 @@ def test_dd_answers_in_json_for_a_position_and_for_a_record(capsys, tmp_path):
     assert all(t["swing"] == t["after"] - t["before"] for t in r["tricks"])
 
 
+def test_odds_on_one_deal_leaves_its_z_blank(capsys):
+    code, out, err = run(capsys, "odds", "--variant", "classic", "--deals", "1", "-q")
+    assert code == 0 and "Traceback" not in err
+    row = next(line for line in out.splitlines() if line.startswith("mean meld, trump named first"))
+    assert row.split()[-1] == "0.000"  # the s.e. of one deal, and no z after it
+
+
 def test_odds_exact_and_simulated(capsys, tmp_path):
     target = tmp_path / "odds.json"
     code, out, _ = run(capsys, "odds", "--variant", "classic", "--deals", "20000", "--seed", "1",
@@ -205,6 +212,7 @@ BAD_INPUT = [
     (("simulate", "--deals", "10", "--out", "afile/x.parquet"), "cannot write afile/x.parquet"),
     (("simulate", "--deals", "10", "--out", "afolder"), "cannot write afolder: it is a folder"),
     (("simulate", "--deals", "10", "--variant", "modern:stuck=1"), "unknown option 'stuck'"),
+    (("simulate", "--deals", "10", "--dd", "-1", "--out", "x.parquet"), "--dd is a trick number from 0 to 11"),
     (("bid-table", "--confidence", "2"), "--confidence must be between 0 and 1"),
     (("bid-table", "--csv", "afile/t.csv"), "cannot write afile/t.csv"),
     (("bid-chart", "--format", "gif"), "unknown format 'gif'"),

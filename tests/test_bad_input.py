@@ -18,6 +18,8 @@ from hypothesis import strategies as st
 
 from pinochle_sim.engine.deal import MAX_SEED
 from pinochle_sim.present.cli import main
+from pinochle_sim.studies.match import tournament
+from pinochle_sim.studies.records import match_hands
 
 
 def run(args: list[str]) -> tuple[int, str, str]:
@@ -71,6 +73,8 @@ HAND = "AS AS TS TS KS KS QS QS JS JS 9S 9S"
     (lambda ps: ps.meld_table(np.full((1, 24), 5, np.int8), "classic"), "0 to 2 copies"),
     (lambda ps: ps.deal(1, seed=2 ** 64), "at most 2\\*\\*63 - 1"),
     (lambda ps: ps.records("classic", deals=1, start=2 ** 63), "at most 2\\*\\*63 - 1"),
+    (lambda ps: tournament("classic", ["formula", "tricks"], 1), "two duplicate pairs"),
+    (lambda ps: match_hands("classic", 1, "formula", "tricks", m=-1), "a first match"),
 ])
 def test_the_library_refuses_what_the_command_line_does(call, message):
     """Round three: the library's own arguments, which its kernels would read out of bounds (a

@@ -157,6 +157,8 @@ def play_matches(v: Variant | str, *sides: Strategy | str, matches: int = 1, see
     strats = [strategy(s) for s in sides]
     if len(strats) != v.teams:
         raise ValueError(f"{v.name} has {v.teams} sides: give {v.teams} strategies")
+    if matches < 0 or start < 0:
+        raise ValueError(f"matches {start}..{start + matches - 1}: a first match and a count of at least 0")
     setup = Setup(v, policy, [strats[v.team(p)] for p in range(v.players)])
     chunks = chunks_of(seed, start, matches, MATCH_CHUNK)
     if run is None:
@@ -346,6 +348,9 @@ def tournament(v: Variant | str, strategies: list[str | Strategy], matches: int 
     from ..progress import bar
     v = variant(v) if isinstance(v, str) else v
     strats = [strategy(s) for s in strategies]
+    if matches < 2:
+        raise ValueError(f"matches={matches}: a tournament needs two duplicate pairs a pairing or more, "
+                         "for an interval")
     identity = {"command": "tournament", "variant": v.spec, "strategies": [s.spec for s in strats],
                 "matches": matches, "seed": seed, "policy": policy}
     with Run(where, identity, "matches") as run:

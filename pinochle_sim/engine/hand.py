@@ -28,7 +28,7 @@ from .._numba import bjit, copy_into, copy_rows, ijit, in_spans, njit
 from .auction import (MAX_CARDS, MAX_TRUMPS, N_BANDS, N_SITUATIONS, Bidding, choose_trump, compile_bidding,
                       continue_auction, hand_worth, kept, over_partner, run_auction)
 from .cards import N_KINDS, NINE
-from .deal import BLOCK, deal_around, deal_kinds_around, deal_one, deal_ordered, order_deck, stream
+from .deal import BLOCK, check_deals, deal_around, deal_kinds_around, deal_one, deal_ordered, order_deck, stream
 from .meld import hand_meld_all_trumps
 from .melds import DIX
 from .passing import discard, new_pass_scratch, pass_cards, sure_sweep
@@ -613,16 +613,15 @@ class Loop(NamedTuple):
 # The loops as the studies call them: each allocates its output, gives the kernel its types and
 # checks what it is given. Deal ``i`` is the same wherever and however often it is played.
 
-def _deals(start: int, n: int) -> tuple[np.int64, int]:
-    if n < 0 or start < 0:
-        raise ValueError(f"deals {start}..{start + n - 1}: a first deal and a count of at least 0")
+def _deals(seed: int, start: int, n: int) -> tuple[np.int64, int]:
+    check_deals(n, seed, start)
     return np.int64(start), int(n)
 
 
 def play_rows(loop: Loop, seed: int, start: int, n: int) -> np.ndarray:
     """Summary rows (int32[n, len(COLUMNS)]) of deals ``start .. start+n-1``; with ``EVERY_SEAT``,
     int32[seats, n, len(COLUMNS)]: each deal declared by every seat in turn."""
-    start, n = _deals(start, n)
+    start, n = _deals(seed, start, n)
     every = loop.forced_bidder == EVERY_SEAT
     rows = np.empty(((loop.seats if every else 1) * n, len(COLUMNS)), np.int32)
     in_spans(n, lambda lo, hi: _play_many(np.uint64(seed), start, lo, hi, loop.forced_bidder, loop.tables,
@@ -632,7 +631,7 @@ def play_rows(loop: Loop, seed: int, start: int, n: int) -> np.ndarray:
 
 def play_rows_dd(loop: Loop, seed: int, start: int, n: int, dd_from: int) -> tuple[np.ndarray, np.ndarray]:
     """:func:`play_rows`, and each deal's :func:`dd_points` from trick ``dd_from`` (int32[n])."""
-    start, n = _deals(start, n)
+    start, n = _deals(seed, start, n)
     if loop.forced_bidder == EVERY_SEAT:
         raise ValueError("double dummy is played one declaring seat at a time")
     if not 0 <= dd_from < loop.tables.rules[R.hand_size]:
@@ -660,7 +659,7 @@ class Records(NamedTuple):
 
 def record_deals(loop: Loop, seed: int, start: int, n: int) -> Records:
     """Deals ``start .. start+n-1`` played, with every card and call kept (:class:`Records`)."""
-    start, n = _deals(start, n)
+    start, n = _deals(seed, start, n)
     if loop.forced_bidder == EVERY_SEAT:
         raise ValueError("hand records are kept one declaring seat at a time")
     out = Records(np.zeros((n, loop.seats + 1, N_KINDS), np.int8), np.zeros((n, loop.max_calls, 2), np.int32),
@@ -699,7 +698,7 @@ def declare_hand(loop: Loop, seed: int, deals: np.ndarray, seat: int, fixed: np.
 def worths_around(loop: Loop, seed: int, start: int, n: int, seat: int, fixed: np.ndarray) -> np.ndarray:
     """For deals ``start .. start+n-1`` dealt around ``fixed`` in ``seat``: what every seat's
     bidding would bid in each auction situation (float64[n, seats, situations])."""
-    start, n = _deals(start, n)
+    start, n = _deals(seed, start, n)
     out = np.empty((n, loop.seats, N_SITUATIONS))
     fixed = _fixed(loop, seat, fixed)
     in_spans(n, lambda lo, hi: _worths_around(np.uint64(seed), start, lo, hi, int(seat), fixed, loop.tables,

@@ -203,6 +203,11 @@ class Variant:
         """The seat across from ``seat``, or None without partners."""
         return (seat + 2) % 4 if self.players == 4 else None
 
+    def check_seat(self, seat: int, name: str) -> None:
+        """Refuse (:class:`VariantError`, named ``name``) a seat the table does not have."""
+        if not 0 <= seat < self.players:
+            raise VariantError(f"{name} {seat}: {self.name} has seats 0-{self.players - 1}")
+
     @property
     def spec(self) -> str:
         """The variant as text: preset name plus the options that differ from it."""

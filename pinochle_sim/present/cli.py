@@ -446,8 +446,8 @@ def cmd_advise(args: argparse.Namespace) -> None:
 
     seats = args.variant.players
     for name in ("seat", "dealer"):
-        if (getattr(args, name) or 0) >= seats:
-            raise UserError(f"--{name} {getattr(args, name)}: {args.variant.name} has seats 0-{seats - 1}")
+        if getattr(args, name) is not None:
+            args.variant.check_seat(getattr(args, name), f"--{name}")
     dealer = None if args.dealer is None else (args.dealer - args.seat) % seats  # the kernels seat you at 0
     a = advise(args.hand, args.variant, args.deals, args.seed, _confidence(args.confidence),
                args.policy, dealer, args.auction, _strategy(args.model), where=_where(args))
@@ -553,9 +553,6 @@ def cmd_tournament(args: argparse.Namespace) -> None:
         raise UserError(f"strategy {twice[0]} is named twice: a tournament plays different strategies")
     if len(strats) < 2:
         raise UserError("a tournament needs at least two strategies")
-    if args.matches < 2:
-        raise UserError(f"--matches {args.matches}: a tournament needs two duplicate pairs a pairing or more, for "
-                        "an interval (match plays one match)")
     if args.variant.teams == 3 and len(strats) < 3:
         raise UserError(f"a {args.variant.name} tournament needs at least three strategies, one per "
                         f"seat (got {len(strats)})")
@@ -760,8 +757,7 @@ def cmd_dd(args: argparse.Namespace) -> None:
         raise UserError(f"{v.name} has {v.players} seats: give {v.players} hands (or --record FILE)")
     if args.trump is None:
         raise UserError("--trump is needed with hands written out")
-    if not 0 <= args.leader < v.players:
-        raise UserError(f"--leader {args.leader}: {v.name} has seats 0-{v.players - 1}")
+    v.check_seat(args.leader, "--leader")
     try:
         r = double_dummy(args.hands, args.trump, args.leader, v, args.trick or ())
     except ValueError as e:  # uneven hands, a trick that cannot be on the table

@@ -150,8 +150,8 @@ def advise(hand, v: Variant | str = "thousand", deals: int = 10_000, seed: int =
         raise ValueError(f"confidence must be between 0 and 1, got {confidence}")
     if deals < 1:
         raise ValueError("advise needs at least one deal")
-    if dealer is not None and not 0 <= dealer < v.players:
-        raise ValueError(f"dealer {dealer}: {v.name} has seats 0-{v.players - 1}")
+    if dealer is not None:
+        v.check_seat(dealer, "dealer")
     counts = hand_counts(hand, v.hand_size, v.deck_counts)
     state = conditioning = None
     index: int | np.ndarray = deals

@@ -57,7 +57,7 @@ def double_dummy(hands, trump: str | int, leader: int, v: Variant | str = "thous
     Every seat must hold as many cards as the others will after the trick is complete.
     """
     v, tb, counts, h1, h2, t = _position(hands, trump, v)
-    _seat(v, leader, "leader")
+    v.check_seat(leader, "leader")
     played = parse_cards(trick) if isinstance(trick, str) else [parse_cards([c])[0] if isinstance(c, str)
                                                                  else int(c) for c in trick]
     if len(played) >= v.players:
@@ -91,8 +91,8 @@ def trick_value(hands, trump: str | int, leader: int, v: Variant | str, seat: in
     10
     """
     v, tb, counts, h1, h2, t = _position(hands, trump, v)
-    _seat(v, leader, "leader")
-    _seat(v, seat, "seat")
+    v.check_seat(leader, "leader")
+    v.check_seat(seat, "seat")
     if len({int(c.sum()) for c in counts}) != 1:
         raise ValueError("at the start of a trick every hand holds as many cards")
     return int(trick_start_value(h1, h2, leader, tb.team[seat], t, tb))
@@ -135,11 +135,6 @@ def replay(rec: dict, from_trick: int = 4) -> list[TrickSwing]:
                 if t + 1 < v.hand_size else 0)
         out.append(TrickSwing(t, leader, list(trick["cards"]), before, took + rest))
     return out
-
-
-def _seat(v: Variant, seat: int, what: str) -> None:
-    if not 0 <= seat < v.players:
-        raise ValueError(f"{what} {seat}: {v.name} has seats 0-{v.players - 1}")
 
 
 def _position(hands, trump, v):

@@ -15,7 +15,6 @@ from __future__ import annotations
 import numpy as np
 
 from ..engine.cards import SUITS, card_name, format_hand, format_kinds
-from ..engine.deal import check_deals
 from ..engine.tricks import DEFAULT_POLICY
 from ..engine.hand import (BID, BIDDER, CALLS, DEALER, MELD0, PLAYING_1000, SCORE0, THROWN, TRUMP,
                            record_deals)
@@ -41,7 +40,6 @@ def records(v: Variant | str = "thousand", deals: int = 10, seed: int = 0, start
     >>> len(r["hands"][0]), len(r["kitty"]), len(r["tricks"]), len(r["tricks"][0]["cards"])
     (15, 3, 15, 3)
     """
-    check_deals(deals, seed, start)
     setup = Setup(v, policy, bidding)
     v = setup.variant
     n = deals

@@ -8,7 +8,7 @@ from naive import naive_deal, naive_deal_around, naive_shuffle
 
 from pinochle_sim._numba import set_threads
 from pinochle_sim.engine.deal import deal, deal_around, deal_kinds_around, shuffle, stream
-from pinochle_sim.engine.variants import PRESETS
+from pinochle_sim.engine.variants import PRESETS, variant
 
 
 def test_deck_conserved():
@@ -37,6 +37,20 @@ def test_matches_naive_twin():
         want = naive_deal(99, 1000 + i)
         got = [sorted(np.repeat(np.arange(24), d[i, p]).tolist()) for p in range(4)]
         assert got == want
+
+
+@pytest.mark.parametrize("spec", ["three-hand", "thousand:hand_size=10,kitty=8"])
+def test_kitty_deals_match_naive_twin(spec):
+    """The 48 cards with a kitty (seed 002's three-hand; four hands of ten and a kitty of eight,
+    the most blocks a deal hands out): each seat's block of the naive shuffle, the rest to the
+    kitty's row."""
+    v = variant(spec)
+    d = deal(20, seed=4, v=v)
+    for i in range(20):
+        shuffled = naive_shuffle(4, i, [k // 2 for k in range(48)], v.hand_size)
+        want = [sorted(shuffled[v.hand_size * p: v.hand_size * p + v.hand_size]) for p in range(v.players)]
+        want.append(sorted(shuffled[v.hand_size * v.players:]))
+        assert [np.repeat(np.arange(24), row).tolist() for row in d[i]] == want
 
 
 @pytest.mark.parametrize("players, hand, seat", [(4, 12, 0), (4, 12, 2), (3, 15, 1)])

@@ -20,8 +20,8 @@ from numba.extending import overload
 from .._numba import ijit, in_spans, load_word, njit
 from .cards import J, N_KINDS, Q, SUITS, CardError, card_name, hand_counts, kind, parse_suit
 from .deal import BLOCK
-from .melds import (ANY_TRUMP, AS_TRUMP, I_COMBO, I_KINDS, I_ROLE, I_RUN, MELDS, ROYAL, USED_BITS, USED_PLAIN,
-                    USED_TRUMP, copies, instance_value, meld_instances)
+from .melds import (ANY_TRUMP, AS_TRUMP, I_COMBO, I_KINDS, I_ROLE, I_RUN, MELDS, ROYAL, SCORE_PLAIN, TRUMP_GAIN,
+                    USED_BITS, USED_PLAIN, USED_TRUMP, copies, instance_value, meld_instances)
 from .variants import Variant, compile_variant, variant
 
 QS = kind(0, Q)
@@ -66,20 +66,21 @@ def _suit_code(c, s, copies):
 def hand_meld_all_trumps(c, tb, out):
     """Main body of :func:`meld_table`: meld of count vector ``c`` for trumps S, H, D, C into
     ``out``. Every meld is a lookup by each suit's configuration: its own melds in the variant's
-    suit tables (as trump, as a plain suit), the melds across suits in ``tb.cross_meld`` by the
+    suit tables (as a plain suit, and what being trump adds), the melds across suits in ``tb.cross_meld`` by the
     copies the four suits allow together (``melds.cross_tables``)."""
-    base = 0
-    cross = -1
     table = tb.suit_meld
     copies = tb.meld_values.shape[1] - 1  # a suit's configuration: six digits base copies + 1
-    for s in range(4):
-        code = suit_code(c, s, copies)
-        base += table[1, code]
-        out[s] = table[0, code] - table[1, code]
-        cross &= tb.suit_cross[s, code]
-    base += tb.cross_meld[cross]
-    for t in range(4):
-        out[t] += base
+    # The four suits are read before ``out`` is written: the compiler cannot tell the two arrays
+    # apart, so it could not move a read of the hand above a write.
+    k0, k1, k2, k3 = (suit_code(c, 0, copies), suit_code(c, 1, copies), suit_code(c, 2, copies),
+                      suit_code(c, 3, copies))
+    cross = tb.suit_cross[0, k0] & tb.suit_cross[1, k1] & tb.suit_cross[2, k2] & tb.suit_cross[3, k3]
+    base = (table[SCORE_PLAIN, k0] + table[SCORE_PLAIN, k1] + table[SCORE_PLAIN, k2] + table[SCORE_PLAIN, k3]
+            + tb.cross_meld[cross])
+    out[0] = base + table[TRUMP_GAIN, k0]
+    out[1] = base + table[TRUMP_GAIN, k1]
+    out[2] = base + table[TRUMP_GAIN, k2]
+    out[3] = base + table[TRUMP_GAIN, k3]
 
 
 @ijit

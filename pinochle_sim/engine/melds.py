@@ -183,9 +183,10 @@ def instance_use(c, j, inst, mv, run_mode, extra_kq, out):
 
 #: Rows of a variant's suit table (``Tables.suit_meld``): what a suit's own melds score as trump
 #: and as a plain suit, then the copies of its six cards (A..9) those melds use, as trump and as
-#: plain, packed in one word: :data:`USED_BITS` bits a card, the ace lowest.
-SCORE_TRUMP, SCORE_PLAIN, USED_TRUMP, USED_PLAIN = range(4)
-SUIT_ROWS = 4
+#: plain, packed in one word: :data:`USED_BITS` bits a card, the ace lowest; last, what being
+#: trump adds (the first row less the second: ``meld.hand_meld_all_trumps`` reads one row, not two).
+SCORE_TRUMP, SCORE_PLAIN, USED_TRUMP, USED_PLAIN, TRUMP_GAIN = range(5)
+SUIT_ROWS = 5
 USED_BITS = 3
 
 
@@ -209,6 +210,7 @@ def suit_tables(inst, mv, run_mode, extra_kq, configs, out):
                     instance_use(c, j, inst, mv, run_mode, extra_kq, used)
             for r in range(6):
                 out[use, code] |= np.int32(used[r]) << (USED_BITS * r)
+        out[TRUMP_GAIN, code] = out[SCORE_TRUMP, code] - out[SCORE_PLAIN, code]
 
 
 def cross_tables(inst: np.ndarray, mv: np.ndarray, configs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

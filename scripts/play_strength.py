@@ -22,7 +22,7 @@ import json
 import sys
 from pathlib import Path
 
-from pinochle_sim.engine.pimc import CLOSE, CLOSE_BY_PRESET, DD_TRICKS, WORLDS
+from pinochle_sim.engine.pimc import CLOSE, CLOSE_BY_PRESET, DD_BY_PRESET, DD_TRICKS, WORLDS
 from pinochle_sim.engine.variants import PLAYABLE
 from pinochle_sim.studies.dd import play_gap
 from pinochle_sim.files import atomic_write
@@ -105,7 +105,9 @@ def main(argv: list[str] | None = None) -> int:
         "and the cards played; `contract`, the same player knowing the melds laid down, the cards passed, "
         "the voids and failures to beat the play revealed and the contract (the default of every command); "
         f"`pimc`, the sampling player at its defaults ({WORLDS} worlds a decision, double dummy over the last "
-        f"{DD_TRICKS} tricks playing for the hand's score, and over the last {CLOSE} tricks ("
+        f"{DD_TRICKS} tricks ("
+        + ", ".join(f"{n} in {v}" for v, n in DD_BY_PRESET.items())
+        + f") playing for the hand's score, and over the last {CLOSE} tricks ("
         + ", ".join(f"{n} in {v}" for v, n in CLOSE_BY_PRESET.items())
         + ") where the rollouts find the contract in doubt, rollouts by the heuristic before). "
         "Written by `scripts/play_strength.py`.",

@@ -488,12 +488,13 @@ def test_close_solves_again_only_late_decisions(name):
     contract in doubt is valued again, solved double dummy, on fresh worlds. Nothing before those
     tricks changes: hand by hand, ``close=4`` plays the cards of ``close=0`` up to a trick with at
     most four left, and in some hand it plays otherwise there; a ``close`` at or below ``dd``
-    never solves again (the records of ``close=0``, the player before it)."""
+    never solves again (the records of ``close=0``, the player before it). At ``dd=3``, the
+    default of the presets but these two."""
     v = PRESETS[name]
-    base = records(v, deals=60, seed=3, policy="pimc:worlds=4,close=0")
-    assert records(v, deals=60, seed=3, policy="pimc:worlds=4,close=3") == base
+    base = records(v, deals=60, seed=3, policy="pimc:worlds=4,dd=3,close=0")
+    assert records(v, deals=60, seed=3, policy="pimc:worlds=4,dd=3,close=3") == base
     differ = 0
-    for a, b in zip(base, records(v, deals=60, seed=3, policy="pimc:worlds=4,close=4")):
+    for a, b in zip(base, records(v, deals=60, seed=3, policy="pimc:worlds=4,dd=3,close=4")):
         first = next((t for t, (x, y) in enumerate(zip(a["tricks"], b["tricks"])) if x["cards"] != y["cards"]), None)
         if first is not None:
             differ += 1
@@ -520,7 +521,12 @@ def test_policy_specs():
     assert spec == "pimc:close=0" and list(row) == [3, 40, 3, 0, 1, 0, 16, 0]
     # close left out is the preset's (classic measured stronger at 6, classic-pass4 at 5); written out, the number
     spec, row = policy_row("pimc", "classic")
-    assert spec == "pimc" and list(row) == [3, 40, 3, 0, 1, 0, 16, 6]
+    assert spec == "pimc" and list(row) == [3, 40, 4, 0, 1, 0, 16, 6]
+    # so is dd (thousand and classic measured stronger at 4)
+    for name, preset, dd in (("pimc", "thousand", 4), ("pimc", "modern", 3), ("pimc:dd=3", "classic", 3),
+                             ("pimc:dd=4", "classic-pass4", 4)):
+        assert policy_row(name, preset)[1][2] == dd
+    assert policy_row("pimc:dd=3", "thousand")[0] == "pimc:dd=3"
     for name, preset, close in (("pimc", "classic-pass4", 5), ("pimc", "thousand", 4), ("pimc:close=4", "classic", 4),
                                 ("pimc:close=6", "thousand", 6), ("pimc", "modern-15", 4)):
         assert policy_row(name, preset)[1][7] == close

@@ -49,15 +49,18 @@ from .scoring import score_hand
 from .variants import R
 
 WORLDS = 40     # default worlds a decision
-DD_TRICKS = 3   # default tricks left (the current one counted) from which worlds are solved double dummy
+#: Default tricks left (the current one counted) from which worlds are solved double dummy. A
+#: preset of :data:`DD_BY_PRESET` has its own, where duplicate matches measured it stronger at a
+#: cost its search affords (CHANGELOG, 2026-12-05).
+DD_TRICKS = 3
+DD_BY_PRESET = {"thousand": 4, "classic": 4}
 #: Default tricks left from which a decision whose rollouts find the contract in doubt is solved
-#: double dummy (on fresh worlds): at most ``DD_TRICKS`` is never. A preset of
-#: :data:`CLOSE_BY_PRESET` has its own, where duplicate matches measured it stronger at a cost its
-#: search affords (docs/card-play.md has the figures).
+#: double dummy (on fresh worlds): at most ``dd`` is never. A preset of :data:`CLOSE_BY_PRESET`
+#: has its own, measured so (docs/card-play.md has the figures).
 CLOSE = 4
 CLOSE_BY_PRESET = {"classic": 6, "classic-pass4": 5}
-#: ``close`` as a policy row holds it until the variant is known: the preset's default.
-PRESET_CLOSE = -1
+#: ``dd`` and ``close`` as a policy row holds them until the variant is known: the preset's default.
+PRESET_DD = PRESET_CLOSE = -1
 INFER = 0       # default: worlds drawn from the cards alone, not checked against the meld not shown
 CALLS = 0       # default: nor against the calls
 #: Default moves of the chain from one world of a decision to the next, where worlds must agree
@@ -111,6 +114,11 @@ def new_scratch(seats, sides, search_cards, bidding):
 def default_close(preset: str) -> int:
     """The ``close`` of ``pimc`` without the option, in a variant made from ``preset``."""
     return CLOSE_BY_PRESET.get(preset, CLOSE)
+
+
+def default_dd(preset: str) -> int:
+    """The ``dd`` of ``pimc`` without the option, in a variant made from ``preset``."""
+    return DD_BY_PRESET.get(preset, DD_TRICKS)
 
 
 @njit

@@ -90,12 +90,13 @@ positions = st.tuples(
 @given(positions)
 def test_legal_cards_match_naive_checker(pos):
     """Cards of the variant's own deck (physical cards numbered in kind order: 48, or
-    double-deck's 80)."""
+    double-deck's 80), and at most a card fewer on the trick than the table has seats (a full
+    trick is refused, ``test_bad_input``)."""
     hand_ids, trick_ids, trump, name, must_trump = pos
     v = ps.variant(name, must_trump=must_trump)
     deck = [k for k in range(24) for _ in range(v.deck_counts[k])]
     hand_ids = [c for c in hand_ids if c < len(deck)] or [0]
-    trick_ids = [c for c in trick_ids if c not in hand_ids and c < len(deck)]
+    trick_ids = [c for c in trick_ids if c not in hand_ids and c < len(deck)][:v.players - 1]
     hand = [card_name(deck[c]) for c in hand_ids]
     trick = [card_name(deck[c]) for c in trick_ids]
     got = legal_plays(" ".join(hand), " ".join(trick), trump, v)

@@ -145,7 +145,7 @@ def _share(cards, counts, players, hand, skip):
     gathered as a mask of ids and written as its count vector a word at a time (a count added
     card by card waits on the one before it). Every mask is gathered before any count is written:
     the compiler cannot tell ``counts`` from ``cards``, so it could not move a gather above a
-    write (a tenth of a deal's time). At most five blocks: four seats and a kitty."""
+    write (CHANGELOG, 2026-12-05). At most five blocks: four seats and a kitty."""
     seats = players - (1 if 0 <= skip < players else 0)
     b0 = _block(cards, 0, seats, hand)
     b1 = _block(cards, 1, seats, hand)

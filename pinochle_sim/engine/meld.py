@@ -66,8 +66,8 @@ def _suit_code(c, s, copies):
 def hand_meld_all_trumps(c, tb, out):
     """Main body of :func:`meld_table`: meld of count vector ``c`` for trumps S, H, D, C into
     ``out``. Every meld is a lookup by each suit's configuration: its own melds in the variant's
-    suit tables (as a plain suit, and what being trump adds), the melds across suits in ``tb.cross_meld`` by the
-    copies the four suits allow together (``melds.cross_tables``)."""
+    suit tables (as a plain suit, and what being trump adds), the melds across suits in
+    ``tb.cross_meld`` by the copies the four suits allow together (``melds.cross_tables``)."""
     table = tb.suit_meld
     copies = tb.meld_values.shape[1] - 1  # a suit's configuration: six digits base copies + 1
     # The four suits are read before ``out`` is written: the compiler cannot tell the two arrays

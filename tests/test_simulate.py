@@ -12,7 +12,7 @@ from naive import check_record
 import pinochle_sim as ps
 from pinochle_sim.present.cli import main
 from pinochle_sim.present.show import show_record
-from pinochle_sim.studies.records import records
+from pinochle_sim.studies.records import FIELDS, records
 from pinochle_sim.studies.simulate import play, simulate
 from pinochle_sim.engine.variants import DECK48, PLAYABLE, PRESETS
 
@@ -23,6 +23,7 @@ def test_records_obey_every_rule(name, policy):
     v = PRESETS[name]
     for rec in records(v, deals=40 if policy.startswith("pimc") else 120, seed=17, policy=policy):
         check_record(rec, v)
+        assert tuple(rec)[:len(FIELDS)] == FIELDS  # the fields `dd --record` asks of a record
 
 
 def test_a_deck_of_48_other_cards_is_dealt_as_itself():

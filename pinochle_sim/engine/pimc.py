@@ -59,8 +59,10 @@ DD_BY_PRESET = {"thousand": 4, "classic": 4, "classic-pass4": 4}
 #: has its own, measured so (docs/card-play.md has the figures).
 CLOSE = 4
 CLOSE_BY_PRESET = {"classic": 6, "classic-pass4": 5}
-#: ``dd`` and ``close`` as a policy row holds them until the variant is known: the preset's default.
-PRESET_DD = PRESET_CLOSE = -1
+#: The options whose default is the variant's preset's: option -> (default, {preset: default}).
+BY_PRESET = {"dd": (DD_TRICKS, DD_BY_PRESET), "close": (CLOSE, CLOSE_BY_PRESET)}
+#: What a policy row holds for such an option until the variant is known (:func:`preset_default`).
+PRESET = -1
 INFER = 0       # default: worlds drawn from the cards alone, not checked against the meld not shown
 CALLS = 0       # default: nor against the calls
 #: Default moves of the chain from one world of a decision to the next, where worlds must agree
@@ -111,14 +113,11 @@ def new_scratch(seats, sides, search_cards, bidding):
                    np.zeros((MAX_HOLDERS, N_KINDS), np.int64), np.zeros(N_KINDS, np.int64))
 
 
-def default_close(preset: str) -> int:
-    """The ``close`` of ``pimc`` without the option, in a variant made from ``preset``."""
-    return CLOSE_BY_PRESET.get(preset, CLOSE)
-
-
-def default_dd(preset: str) -> int:
-    """The ``dd`` of ``pimc`` without the option, in a variant made from ``preset``."""
-    return DD_BY_PRESET.get(preset, DD_TRICKS)
+def preset_default(option: str, preset: str) -> int:
+    """The value of ``pimc``'s ``option`` (of :data:`BY_PRESET`) left out, in a variant made from
+    ``preset``."""
+    default, by_preset = BY_PRESET[option]
+    return by_preset.get(preset, default)
 
 
 @njit

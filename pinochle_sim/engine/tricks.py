@@ -34,8 +34,7 @@ import numpy as np
 from .._numba import bjit, ijit, njit
 from ..specs import split_spec
 from .knowledge import may_hold, observe, pool_mask
-from .pimc import (CALLS, CHAIN, INFER, OBJECTIVE, OBJECTIVES, PRESET_CLOSE, PRESET_DD, WORLDS, default_close,
-                   default_dd, pimc_card)
+from .pimc import BY_PRESET, CALLS, CHAIN, INFER, OBJECTIVE, OBJECTIVES, PRESET, WORLDS, pimc_card, preset_default
 from .play import (ABOVE, ALL, HIGH, RANK, SUIT, add_copy, all_out, cheaper, beats, choose_follow, choose_lead,
                    copies_in, legal_mask, lsb, msb, partner_safe, pick_random, suit_mask, take, to_masks, trick_step)
 from .search import Position
@@ -47,9 +46,9 @@ RANDOM, HEURISTIC, CONTRACT, PIMC = range(len(POLICIES))
 #: hands can afford (``results/play_strength.md``).
 DEFAULT_POLICY = "contract"
 #: Policy options (``pimc:worlds=30,dd=5``) and their defaults, as columns 1.. of a policy row
-#: (``dd`` and ``close``: the variant's preset's, ``pimc.default_dd`` and ``pimc.default_close``).
-POLICY_OPTIONS = {"pimc": {"worlds": WORLDS, "dd": PRESET_DD, "infer": INFER, "objective": OBJECTIVE, "calls": CALLS,
-                           "chain": CHAIN, "close": PRESET_CLOSE}}
+#: (``dd`` and ``close``: the variant's preset's, ``pimc.preset_default``).
+POLICY_OPTIONS = {"pimc": {"worlds": WORLDS, "dd": PRESET, "infer": INFER, "objective": OBJECTIVE, "calls": CALLS,
+                           "chain": CHAIN, "close": PRESET}}
 MAX_TRICKS = 20  # room in a hand record for the longest hand (20 tricks in double-deck)
 #: The values each option takes: 10,000 worlds a decision is already hours for a few hundred
 #: deals; double dummy from more tricks left than a hand has (up to 20, a double-deck hand's)
@@ -339,7 +338,7 @@ def play_tricks(hands, leader, trump, bidder_team, tb, policy, draw_trump_min, s
 def policy_row(name: str, preset: str = "") -> tuple[str, np.ndarray]:
     """The kernel row of a policy written ``NAME`` or ``NAME:option=value,...`` in a variant made
     from ``preset`` (its canonical spelling, the row). An option left out is spelled so whatever
-    its value in the preset (``pimc``'s ``dd`` and ``close``: ``pimc.default_dd``, ``pimc.default_close``)."""
+    its value in the preset (``pimc``'s ``dd`` and ``close``: ``pimc.preset_default``)."""
     base, items = split_spec(name)
     if base not in POLICIES:
         raise ValueError(f"unknown play policy {base!r}; valid: {', '.join(POLICIES)}")
@@ -361,10 +360,9 @@ def policy_row(name: str, preset: str = "") -> tuple[str, np.ndarray]:
         values[key] = int(val)
     spec = base + (":" + ",".join(f"{k}={_option_text(base, k, v)}" for k, v in values.items() if v != known[k])
                    if any(values[k] != known[k] for k in known) else "")
-    if values.get("dd") == PRESET_DD:
-        values["dd"] = default_dd(preset)
-    if values.get("close") == PRESET_CLOSE:
-        values["close"] = default_close(preset)
+    for key in BY_PRESET:
+        if values.get(key) == PRESET:
+            values[key] = preset_default(key, preset)
     row = np.zeros(1 + max(len(o) for o in POLICY_OPTIONS.values()), np.int64)
     row[0] = POLICIES.index(base)
     row[1:1 + len(values)] = list(values.values())

@@ -12,7 +12,7 @@ from naive import RANKS, SUITS, names, naive_double_dummy, naive_follow, naive_l
 import pinochle_sim as ps
 from pinochle_sim.engine.cards import hand_counts
 from pinochle_sim.engine.play import to_masks
-from pinochle_sim.engine.search import Position, first_guess, new_space, rel_key
+from pinochle_sim.engine.search import Position, first_guess, new_space, rel_key, sure_trumps
 from pinochle_sim.engine.variants import PLAYABLE, PRESETS, R, compile_variant
 from pinochle_sim.studies.dd import double_dummy, trick_value
 from pinochle_sim.studies.records import hands_at
@@ -134,6 +134,40 @@ def test_four_copies_of_a_card_equal_exhaustive_minimax():
         want = naive_double_dummy(hands, trick, leader, trump, v)
         assert double_dummy([" ".join(h) for h in hands], trump, leader, v, trick).values == want, (hands, trick)
     assert most >= 3
+
+
+def naive_sure_trumps(counts, trump, points, team, side):
+    """:func:`~pinochle_sim.engine.search.sure_trumps` rank by rank from the top: a side's
+    copies of a trump count while the other side holds no copy of it or of any higher trump."""
+    out = [0, 0]
+    open_ = [True, True]
+    for r in range(6):
+        k = 6 * trump + r
+        held = [sum(int(c[k]) for s, c in enumerate(counts) if (team[s] == side) == mine) for mine in (True, False)]
+        for i in range(2):
+            open_[i] &= held[1 - i] == 0
+            if open_[i]:
+                out[i] += held[i] * int(points[r])
+    return tuple(out)
+
+
+@pytest.mark.parametrize("name", list(PLAYABLE))
+def test_sure_trumps_equal_their_naive_twin(name):
+    """The sure trumps that bound the search (read from masks) against counting them rank by
+    rank, on hands dealt and thinned at random (double-deck: up to four copies in one hand)."""
+    v = PRESETS[name]
+    tb = compile_variant(v)
+    rng = random.Random(sum(map(ord, name)) + 7)
+    for _ in range(200):
+        deal = ps.deal(1, seed=rng.randrange(10**6), v=v)[0]
+        counts = [np.array(deal[p]) for p in range(v.players)]
+        for c in counts:  # some cards played
+            for k in range(24):
+                c[k] = rng.randint(0, int(c[k]))
+        h1, h2 = np.array([to_masks(c) for c in counts], np.int64).T
+        trump, side = rng.randrange(4), rng.randrange(v.teams)
+        want = naive_sure_trumps(counts, trump, tb.card_points, tb.team, side)
+        assert sure_trumps(h1.copy(), h2.copy(), trump, tb.card_points, tb.team, side) == want, (counts, trump)
 
 
 def test_the_key_tells_apart_every_lie_of_four_copies():

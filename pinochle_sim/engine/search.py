@@ -322,32 +322,43 @@ def _ordered(moves, j, win, win_seat, seat, trump, points, team, first, out):
 
 
 @ijit
+def _rank_points(ranks, points):
+    """The points of the ranks of a 6-bit mask (bit ``r``: rank ``r``)."""
+    total = 0
+    while ranks:
+        total += points[lsb(ranks)]
+        ranks &= ranks - 1
+    return total
+
+
+@ijit
 def sure_trumps(h1, h2, trump, points, team, side):
     """The points of ``side``'s trumps, and of every other side's together, that no trump from
     across the table can beat (every higher trump and the other copy still out held on the same
-    side): whatever trick they fall in, that side takes them, so they bound its points from below."""
+    side): whatever trick they fall in, that side takes them, so they bound its points from below.
+    Read from the masks: a side's sure trumps are its copies of the ranks above the other side's
+    best trump."""
     base = 6 * trump
-    mine = 0
+    mine = 0    # the trump ranks each side holds a copy of (a first copy: h1)
     theirs = 0
-    open_mine = True
-    open_theirs = True
-    for r in range(6):
-        a = 0
-        b = 0
-        bit = 1 << (base + r)
-        for s in range(h1.shape[0]):
-            n = copies_in(h1[s], h2[s], bit)
-            if team[s] == side:
-                a += n
-            else:
-                b += n
-        open_mine &= b == 0
-        open_theirs &= a == 0
-        if open_mine:
-            mine += a * points[r]
-        if open_theirs:
-            theirs += b * points[r]
-    return mine, theirs
+    for s in range(h1.shape[0]):
+        if team[s] == side:
+            mine |= (h1[s] >> base) & 63
+        else:
+            theirs |= (h1[s] >> base) & 63
+    above_theirs = ((theirs & -theirs) - 1) & 63  # every rank when they hold none
+    above_mine = ((mine & -mine) - 1) & 63
+    sure_mine = 0
+    sure_theirs = 0
+    for s in range(h1.shape[0]):
+        m = above_theirs if team[s] == side else above_mine
+        x = (_rank_points((h1[s] >> base) & m, points) + _rank_points((h2[s] >> base) & m, points)
+             + _rank_points((h1[s] >> (base + HIGH)) & m, points) + _rank_points((h2[s] >> (base + HIGH)) & m, points))
+        if team[s] == side:
+            sure_mine += x
+        else:
+            sure_theirs += x
+    return sure_mine, sure_theirs
 
 
 #: An entry's second word: its lower bound + 1 (bits 0-20), its upper bound (21-41, all ones for
@@ -488,8 +499,9 @@ def search(h1, h2, pos, alpha, beta, trump, max_team, tb, sp):
                                rules[R.must_trump], rules[R.must_overtrump])
             if first < 0 and j == 0:  # no lead from the table: the last lead that cut off at this depth
                 first = killer[d]
-            f[F_N] = _ordered(_moves(h1, legal, seat, players, f[F_TABLE], points), j, f[F_WIN], f[F_WS],
-                              seat, trump, points, team, first, mv[d])
+            # (where no two ranks are worth alike, no two cards are equivalent)
+            moves = _moves(h1, legal, seat, players, f[F_TABLE], points) if relative else legal
+            f[F_N] = _ordered(moves, j, f[F_WIN], f[F_WS], seat, trump, points, team, first, mv[d])
             f[F_IDX] = 0
             f[F_BEST] = -1 if team[seat] == max_team else INF
             f[F_BESTCARD] = -1

@@ -22,7 +22,7 @@ import json
 import sys
 from pathlib import Path
 
-from pinochle_sim.engine.pimc import CLOSE, CLOSE_BY_PRESET, DD_BY_PRESET, DD_TRICKS, WORLDS
+from pinochle_sim.engine.pimc import BY_PRESET, WORLDS
 from pinochle_sim.engine.variants import PLAYABLE
 from pinochle_sim.studies.dd import play_gap
 from pinochle_sim.files import atomic_write
@@ -44,6 +44,13 @@ def _ci(r: dict, key: str, places: int = 1) -> str:
 
 def _count(n: int | None) -> str:
     return "none" if n is None else f"{n:,}"
+
+
+def _by_preset(option: str) -> str:
+    """``pimc``'s default tricks of ``option`` with the presets that have their own: ``3 tricks (4 in
+    thousand, ...)``."""
+    default, by_preset = BY_PRESET[option]
+    return f"{default} tricks (" + ", ".join(f"{n} in {v}" for v, n in by_preset.items()) + ")"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -105,11 +112,8 @@ def main(argv: list[str] | None = None) -> int:
         "and the cards played; `contract`, the same player knowing the melds laid down, the cards passed, "
         "the voids and failures to beat the play revealed and the contract (the default of every command); "
         f"`pimc`, the sampling player at its defaults ({WORLDS} worlds a decision, double dummy over the last "
-        f"{DD_TRICKS} tricks ("
-        + ", ".join(f"{n} in {v}" for v, n in DD_BY_PRESET.items())
-        + f") playing for the hand's score, and over the last {CLOSE} tricks ("
-        + ", ".join(f"{n} in {v}" for v, n in CLOSE_BY_PRESET.items())
-        + ") where the rollouts find the contract in doubt, rollouts by the heuristic before). "
+        f"{_by_preset('dd')} playing for the hand's score, and over the last {_by_preset('close')} "
+        "where the rollouts find the contract in doubt, rollouts by the heuristic before). "
         "Written by `scripts/play_strength.py`.",
         "",
         "## Against double dummy",

@@ -464,6 +464,22 @@ def naive_double_dummy(hands: list[list[str]], trick: list[str], leader: int, tr
     return play(hands, trick, leader)
 
 
+def naive_sure_trumps(counts, trump: int, team: int, v) -> tuple[int, int]:
+    """The points of the trumps side ``team``, and every other side together, take whatever the
+    play (``counts``: each seat's count vector): rank by rank from the top, a side's copies count
+    while the other side holds no copy of that trump or of any higher one."""
+    out = [0, 0]
+    still = [True, True]  # no trump of the other side above, so far
+    for r in range(6):
+        k = 6 * trump + r
+        held = [sum(int(c[k]) for s, c in enumerate(counts) if (side(s, v) == team) == mine) for mine in (True, False)]
+        for i in range(2):
+            still[i] &= held[1 - i] == 0
+            if still[i]:
+                out[i] += held[i] * v.card_points[r]
+    return out[0], out[1]
+
+
 def naive_auction(dealer: int, worth, margin, v, room: int) -> tuple[int, int, list, int]:
     """The bidding policy one call at a time (``auction``'s docstring): ``worth[seat][situation]``
     is the most a seat bids, less ``margin[seat]`` over its partner; at most ``room`` calls bid.

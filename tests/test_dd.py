@@ -7,7 +7,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from naive import RANKS, SUITS, names, naive_double_dummy, naive_follow, naive_lead, naive_legal, side, winning_card
+from naive import (RANKS, SUITS, names, naive_double_dummy, naive_follow, naive_lead, naive_legal, naive_sure_trumps,
+                   side, winning_card)
 
 import pinochle_sim as ps
 from pinochle_sim.engine.cards import hand_counts
@@ -136,21 +137,6 @@ def test_four_copies_of_a_card_equal_exhaustive_minimax():
     assert most >= 3
 
 
-def naive_sure_trumps(counts, trump, points, team, side):
-    """:func:`~pinochle_sim.engine.search.sure_trumps` rank by rank from the top: a side's
-    copies of a trump count while the other side holds no copy of it or of any higher trump."""
-    out = [0, 0]
-    open_ = [True, True]
-    for r in range(6):
-        k = 6 * trump + r
-        held = [sum(int(c[k]) for s, c in enumerate(counts) if (team[s] == side) == mine) for mine in (True, False)]
-        for i in range(2):
-            open_[i] &= held[1 - i] == 0
-            if open_[i]:
-                out[i] += held[i] * int(points[r])
-    return tuple(out)
-
-
 @pytest.mark.parametrize("name", list(PLAYABLE))
 def test_sure_trumps_equal_their_naive_twin(name):
     """The sure trumps that bound the search (read from masks) against counting them rank by
@@ -165,9 +151,9 @@ def test_sure_trumps_equal_their_naive_twin(name):
             for k in range(24):
                 c[k] = rng.randint(0, int(c[k]))
         h1, h2 = np.array([to_masks(c) for c in counts], np.int64).T
-        trump, side = rng.randrange(4), rng.randrange(v.teams)
-        want = naive_sure_trumps(counts, trump, tb.card_points, tb.team, side)
-        assert sure_trumps(h1.copy(), h2.copy(), trump, tb.card_points, tb.team, side) == want, (counts, trump)
+        trump, team = rng.randrange(4), rng.randrange(v.teams)
+        want = naive_sure_trumps(counts, trump, team, v)
+        assert sure_trumps(h1.copy(), h2.copy(), trump, tb.card_points, tb.team, team) == want, (counts, trump)
 
 
 def test_the_key_tells_apart_every_lie_of_four_copies():

@@ -9,7 +9,7 @@ import pytest
 
 from pinochle_sim import __version__
 from pinochle_sim.studies.strategies import default_bidding
-from pinochle_sim.engine.pimc import CLOSE, CLOSE_BY_PRESET, DD_BY_PRESET, DD_TRICKS
+from pinochle_sim.engine.pimc import BY_PRESET
 from pinochle_sim.engine.tricks import DEFAULT_POLICY, POLICY_OPTIONS, _option_text
 from pinochle_sim.engine.variants import variant
 from script import load
@@ -83,12 +83,11 @@ def test_committed_notebooks_ran_under_todays_defaults(name):
 def test_card_play_states_the_sampling_players_defaults():
     """docs/card-play.md spells ``pimc``'s defaults as the code has them, ``dd`` and ``close`` each preset's."""
     text = " ".join((ROOT / "docs" / "card-play.md").read_text().split())
-    options = {**POLICY_OPTIONS["pimc"], "dd": DD_TRICKS, "close": CLOSE}
+    options = {**POLICY_OPTIONS["pimc"], **{k: default for k, (default, _) in BY_PRESET.items()}}
     assert "`pimc:" + ",".join(f"{k}={_option_text('pimc', k, v)}" for k, v in options.items()) + "`" in text
-    for preset, close in CLOSE_BY_PRESET.items():
-        assert f"`close={close}` in `{preset}`" in text
-    for preset, dd in DD_BY_PRESET.items():
-        assert f"`dd={dd}` in `{preset}`" in text
+    for option, (_, by_preset) in BY_PRESET.items():
+        for preset, value in by_preset.items():
+            assert f"`{option}={value}` in `{preset}`" in text
 
 
 def test_no_link_leaves_the_repository():

@@ -156,7 +156,7 @@ def _share(cards, counts, players, hand, skip):
     for p in range(counts.shape[0]):
         if p == skip:
             continue
-        _put(counts, p, b0 if j == 0 else (b1 if j == 1 else (b2 if j == 2 else (b3 if j == 3 else b4))))
+        _put(counts, p, (b0, b1, b2, b3, b4)[j])
         j += 1
 
 

@@ -285,6 +285,13 @@ def test_tiny_runs_answer_or_say_too_few(capsys, tmp_path, monkeypatch, command)
         assert code == 0 and out.strip(), err
 
 
+def test_simulate_says_when_no_contract_was_played(capsys, tmp_path):
+    """Deal 0 of classic's seed 3 is thrown in: no average bid or made rate of no contracts."""
+    code, out, err = run(capsys, "simulate", "--variant", "classic", "--deals", "1", "--seed", "3", "-q",
+                         "--out", str(tmp_path / "s.parquet"))
+    assert code == 0 and "1 deal in " in out and "thrown in 100.0%; no contract played" in out, out + err
+
+
 def test_tiny_runs_cover_every_command():
     assert set(TINY) == set(COMMANDS)
 

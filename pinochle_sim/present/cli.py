@@ -305,10 +305,11 @@ def cmd_simulate(args: argparse.Namespace) -> None:
                     where=_where(args))
     s = meta["summary"]
     played = s["hands"] - s["thrown_in"]
-    print(f"{args.variant.spec}: {s['hands']:,} deals in {meta['seconds']:.1f} s "
+    contracts = (f"average winning bid {s['bid_sum'] / played:.1f}; made {s['made'] / played:.1%}" if played
+                 else "no contract played")  # (no average of nothing)
+    print(f"{args.variant.spec}: {s['hands']:,} deal{'' if s['hands'] == 1 else 's'} in {meta['seconds']:.1f} s "
           f"({_rate(s['hands'] / max(meta['seconds'], 1e-9))} hands/s{COMPILING_TOO if compiled() else ''}); thrown in "
-          f"{s['thrown_in'] / max(s['hands'], 1):.1%}; average winning bid "
-          f"{s['bid_sum'] / max(played, 1):.1f}; made {s['made'] / max(played, 1):.1%}")
+          f"{s['thrown_in'] / max(s['hands'], 1):.1%}; {contracts}")
     print(f"wrote {out}" + (f" and {sidecar(out)}" if sidecar(out) else ""))
 
 

@@ -522,8 +522,9 @@ def test_policy_specs():
     # close left out is the preset's (classic measured stronger at 6, classic-pass4 at 5); written out, the number
     spec, row = policy_row("pimc", "classic")
     assert spec == "pimc" and list(row) == [3, 40, 4, 0, 1, 0, 16, 6]
-    # so is dd (thousand and classic measured stronger at 4)
-    for name, preset, dd in (("pimc", "thousand", 4), ("pimc", "modern", 3), ("pimc:dd=3", "classic", 3),
+    # so is dd (thousand measured stronger at 5, classic at 4)
+    for name, preset, dd in (("pimc", "thousand", 5), ("pimc", "classic", 4), ("pimc", "modern", 3),
+                             ("pimc:dd=3", "classic", 3),
                              ("pimc:dd=4", "classic-pass4", 4)):
         assert policy_row(name, preset)[1][2] == dd
     assert policy_row("pimc:dd=3", "thousand")[0] == "pimc:dd=3"

@@ -37,8 +37,9 @@ def test_a_kernel_called_with_constants_is_compiled_once():
 def test_only_a_sampling_play_has_a_search():
     assert Setup("thousand", "contract").loop.search is None
     assert Setup("thousand", ["heuristic", "random", "contract", "heuristic"]).loop.search is None
-    assert Setup("thousand", "pimc").loop.search == 4 * 4                     # close=4 tricks of 4 cards
-    assert Setup("thousand", "pimc:close=0").loop.search == 4 * 4             # thousand: dd=4 tricks
+    assert Setup("thousand", "pimc").loop.search == 5 * 4                     # thousand: dd=5 tricks of 4 cards
+    assert Setup("thousand", "pimc:dd=4").loop.search == 4 * 4                # close=4 tricks
+    assert Setup("thousand", "pimc:close=0").loop.search == 5 * 4
     assert Setup("modern", "pimc:close=0").loop.search == 3 * 4               # dd=3 tricks
     assert Setup("three-hand", ["contract", "pimc:dd=20", "pimc:dd=0"]).loop.search == 15 * 3
     assert Setup("classic", ["contract", "pimc:dd=0", "contract", "contract"]).loop.search == 6 * 4  # classic: close=6

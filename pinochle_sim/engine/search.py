@@ -101,13 +101,14 @@ def by_relative_rank(pclass):
 
 @ijit
 def _table_size(cards_left, relative):
-    """Entries of the table for a search over ``cards_left`` cards. From 9 or 10 tricks left (33
-    to 40 cards: ``--dd``'s default trick 4) 2^20 (16 MB): with a larger table, making it cost
-    more than the positions it saved (CHANGELOG, 2026-12-05). Past 40 cards (whole hands) where
-    every rank has its own worth (``relative`` false: ``thousand``), 2^24 (256 MB): such a hand
-    enters up to billions of positions, and on the slow ones a table of 2^21 made it enter two
-    to three times as many; where ranks are worth alike 2^21, as clearing the larger one cost
-    ``classic`` more than its fewer positions saved (CHANGELOG, 2026-12-04)."""
+    """Entries of the table for a search over ``cards_left`` cards. Over 33 to 40 cards (9 or 10
+    of the four-hand games' tricks left: ``--dd 2`` or ``3``, a record's first tricks) 2^20 (16
+    MB): the whole hand's table cost more to make than the positions it saved there (CHANGELOG,
+    2026-12-05). Past 40 cards (whole hands) where every rank has its own worth (``relative``
+    false: ``thousand``), 2^24 (256 MB): such a hand enters up to billions of positions, and on
+    the slow ones a table of 2^21 made it enter two to three times as many; where ranks are
+    worth alike 2^21, as clearing the larger one cost ``classic`` more than its fewer positions
+    saved (CHANGELOG, 2026-12-04)."""
     return 1 << (14 if cards_left <= 16 else 17 if cards_left <= 32 else 20 if cards_left <= 40
                  else 21 if relative else 24)
 

@@ -22,7 +22,7 @@ import json
 import sys
 from pathlib import Path
 
-from pinochle_sim.engine.pimc import BY_PRESET, WORLDS
+from pinochle_sim.engine.pimc import BY_PRESET
 from pinochle_sim.engine.variants import PLAYABLE
 from pinochle_sim.studies.dd import play_gap
 from pinochle_sim.files import atomic_write
@@ -46,11 +46,11 @@ def _count(n: int | None) -> str:
     return "none" if n is None else f"{n:,}"
 
 
-def _by_preset(option: str) -> str:
-    """``pimc``'s default tricks of ``option`` with the presets that have their own: ``3 tricks (4 in
+def _by_preset(option: str, unit: str = " tricks") -> str:
+    """``pimc``'s default ``option`` with the presets that have their own: ``3 tricks (4 in
     thousand, ...)``."""
     default, by_preset = BY_PRESET[option]
-    return f"{default} tricks (" + ", ".join(f"{n} in {v}" for v, n in by_preset.items()) + ")"
+    return f"{default}{unit} (" + ", ".join(f"{n} in {v}" for v, n in by_preset.items()) + ")"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -111,8 +111,8 @@ def main(argv: list[str] | None = None) -> int:
         "Policies (docs/card-play.md): `random`; `heuristic`, the club player that sees its own cards "
         "and the cards played; `contract`, the same player knowing the melds laid down, the cards passed, "
         "the voids and failures to beat the play revealed and the contract (the default of every command); "
-        f"`pimc`, the sampling player at its defaults ({WORLDS} worlds a decision, double dummy over the last "
-        f"{_by_preset('dd')} playing for the hand's score, and over the last {_by_preset('close')} "
+        f"`pimc`, the sampling player at its defaults ({_by_preset('worlds', '')} worlds a decision, double dummy "
+        f"over the last {_by_preset('dd')} playing for the hand's score, and over the last {_by_preset('close')} "
         "where the rollouts find the contract in doubt, rollouts by the heuristic before). "
         "Written by `scripts/play_strength.py`.",
         "",

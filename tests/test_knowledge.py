@@ -528,6 +528,11 @@ def test_policy_specs():
                              ("pimc:dd=4", "classic-pass4", 4)):
         assert policy_row(name, preset)[1][2] == dd
     assert policy_row("pimc:dd=3", "thousand")[0] == "pimc:dd=3"
+    # and worlds (thousand measured stronger at 80)
+    for name, preset, worlds in (("pimc", "thousand", 80), ("pimc", "classic", 40), ("pimc:worlds=40", "thousand", 40),
+                                 ("pimc:worlds=80", "modern", 80)):
+        assert policy_row(name, preset)[1][1] == worlds
+    assert policy_row("pimc:worlds=40", "thousand")[0] == "pimc:worlds=40"
     for name, preset, close in (("pimc", "classic-pass4", 5), ("pimc", "thousand", 4), ("pimc:close=4", "classic", 4),
                                 ("pimc:close=6", "thousand", 6), ("pimc", "modern-15", 4)):
         assert policy_row(name, preset)[1][7] == close

@@ -48,7 +48,9 @@ from .search import Position, fresh_space, in_hands, new_space, solve_moves
 from .scoring import score_hand
 from .variants import R
 
-WORLDS = 40     # default worlds a decision
+WORLDS = 40     # default worlds a decision; a preset of :data:`WORLDS_BY_PRESET` has its own
+#: measured stronger by duplicate matches at a cost its search affords (CHANGELOG, 2026-12-05).
+WORLDS_BY_PRESET = {"thousand": 80}
 #: Default tricks left (the current one counted) from which worlds are solved double dummy. A
 #: preset of :data:`DD_BY_PRESET` has its own, where duplicate matches measured it stronger at a
 #: cost its search affords (CHANGELOG, 2026-12-05).
@@ -60,7 +62,7 @@ DD_BY_PRESET = {"thousand": 5, "classic": 4, "classic-pass4": 4}
 CLOSE = 4
 CLOSE_BY_PRESET = {"classic": 6, "classic-pass4": 5}
 #: The options whose default is the variant's preset's: option -> (default, {preset: default}).
-BY_PRESET = {"dd": (DD_TRICKS, DD_BY_PRESET), "close": (CLOSE, CLOSE_BY_PRESET)}
+BY_PRESET = {"worlds": (WORLDS, WORLDS_BY_PRESET), "dd": (DD_TRICKS, DD_BY_PRESET), "close": (CLOSE, CLOSE_BY_PRESET)}
 #: What a policy row holds for such an option until the variant is known (:func:`preset_default`).
 PRESET = -1
 INFER = 0       # default: worlds drawn from the cards alone, not checked against the meld not shown

@@ -81,7 +81,8 @@ def test_committed_notebooks_ran_under_todays_defaults(name):
 
 
 def test_card_play_states_the_sampling_players_defaults():
-    """docs/card-play.md spells ``pimc``'s defaults as the code has them, ``dd`` and ``close`` each preset's."""
+    """docs/card-play.md spells ``pimc``'s defaults as the code has them, each option of
+    ``pimc.BY_PRESET`` with every preset's own."""
     text = " ".join((ROOT / "docs" / "card-play.md").read_text().split())
     options = {**POLICY_OPTIONS["pimc"], **{k: default for k, (default, _) in BY_PRESET.items()}}
     assert "`pimc:" + ",".join(f"{k}={_option_text('pimc', k, v)}" for k, v in options.items()) + "`" in text

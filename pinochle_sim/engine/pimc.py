@@ -48,8 +48,9 @@ from .search import Position, fresh_space, in_hands, new_space, solve_moves
 from .scoring import score_hand
 from .variants import R
 
-WORLDS = 40     # default worlds a decision; a preset of :data:`WORLDS_BY_PRESET` has its own
-#: measured stronger by duplicate matches at a cost its search affords (CHANGELOG, 2026-12-05).
+#: Default worlds a decision. A preset of :data:`WORLDS_BY_PRESET` has its own, where duplicate
+#: matches measured it stronger (CHANGELOG, 2026-12-05).
+WORLDS = 40
 WORLDS_BY_PRESET = {"thousand": 80}
 #: Default tricks left (the current one counted) from which worlds are solved double dummy. A
 #: preset of :data:`DD_BY_PRESET` has its own, where duplicate matches measured it stronger at a

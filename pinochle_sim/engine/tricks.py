@@ -46,7 +46,7 @@ RANDOM, HEURISTIC, CONTRACT, PIMC = range(len(POLICIES))
 #: hands can afford (``results/play_strength.md``).
 DEFAULT_POLICY = "contract"
 #: Policy options (``pimc:worlds=30,dd=5``) and their defaults, as columns 1.. of a policy row
-#: (``dd`` and ``close``: the variant's preset's, ``pimc.preset_default``).
+#: (the options of ``pimc.BY_PRESET``: the variant's preset's, ``pimc.preset_default``).
 POLICY_OPTIONS = {"pimc": {"worlds": PRESET, "dd": PRESET, "infer": INFER, "objective": OBJECTIVE, "calls": CALLS,
                            "chain": CHAIN, "close": PRESET}}
 MAX_TRICKS = 20  # room in a hand record for the longest hand (20 tricks in double-deck)
@@ -338,7 +338,7 @@ def play_tricks(hands, leader, trump, bidder_team, tb, policy, draw_trump_min, s
 def policy_row(name: str, preset: str = "") -> tuple[str, np.ndarray]:
     """The kernel row of a policy written ``NAME`` or ``NAME:option=value,...`` in a variant made
     from ``preset`` (its canonical spelling, the row). An option left out is spelled so whatever
-    its value in the preset (``pimc``'s ``dd`` and ``close``: ``pimc.preset_default``)."""
+    its value in the preset (``pimc.BY_PRESET``'s options: ``pimc.preset_default``)."""
     base, items = split_spec(name)
     if base not in POLICIES:
         raise ValueError(f"unknown play policy {base!r}; valid: {', '.join(POLICIES)}")

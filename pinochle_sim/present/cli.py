@@ -827,7 +827,7 @@ def _policy(text: str) -> str:
 
 POLICY_HELP = (f"card-play policy: {', '.join(POLICIES)} (default {DEFAULT_POLICY}); pimc takes "
                + ",".join(f"{k}=" + ("|".join(r) if isinstance(r[0], str) else "N")
-                          for k, r in POLICY_RANGES["pimc"].items()) + " (e.g. pimc:worlds=80)")
+                          for k, r in POLICY_RANGES["pimc"].items()) + " (e.g. pimc:worlds=100)")
 
 
 def build_parser() -> argparse.ArgumentParser:

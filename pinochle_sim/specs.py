@@ -1,5 +1,5 @@
 """The one spelling of a variant, a bidding strategy and a play policy: ``NAME`` or
-``NAME:key=value,key=value`` (``classic:must_trump=false``, ``table:conf=0.8``, ``pimc:worlds=40``).
+``NAME:key=value,key=value`` (``classic:must_trump=false``, ``table:conf=0.8``, ``pimc:worlds=20``).
 
 >>> split_spec(" table: conf=0.8 ,seed")
 ('table', [('conf', '0.8', 'conf=0.8'), ('seed', None, 'seed')])

@@ -47,10 +47,19 @@ def _count(n: int | None) -> str:
 
 
 def _by_preset(option: str, unit: str = " tricks") -> str:
-    """``pimc``'s default ``option`` with the presets that have their own: ``3 tricks (4 in
-    thousand, ...)``."""
+    """``pimc``'s default ``option`` with the presets that have their own, those of one value
+    together: ``3 tricks (5 in thousand, 4 in classic and classic-pass4)``."""
     default, by_preset = BY_PRESET[option]
-    return f"{default}{unit} (" + ", ".join(f"{n} in {v}" for v, n in by_preset.items()) + ")"
+    presets: dict[int, list[str]] = {}
+    for preset, n in by_preset.items():
+        presets.setdefault(n, []).append(preset)
+    own = ", ".join(f"{n} in {_and(names)}" for n, names in presets.items())
+    return f"{default}{unit}" + (f" ({own})" if own else "")
+
+
+def _and(names: list[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def main(argv: list[str] | None = None) -> int:

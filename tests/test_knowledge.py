@@ -508,29 +508,29 @@ def test_policy_specs():
     spec, row = policy_row("pimc:dd=2,worlds=10")
     assert spec == "pimc:worlds=10,dd=2" and list(row) == [3, 10, 2, 0, 1, 0, 16, 4]
     spec, row = policy_row("pimc:infer=1")
-    assert spec == "pimc:infer=1" and list(row) == [3, 40, 3, 1, 1, 0, 16, 4]
+    assert spec == "pimc:infer=1" and list(row) == [3, 80, 3, 1, 1, 0, 16, 4]
     spec, row = policy_row("pimc:objective=score,infer=0")
-    assert spec == "pimc" and list(row) == [3, 40, 3, 0, 1, 0, 16, 4]
+    assert spec == "pimc" and list(row) == [3, 80, 3, 0, 1, 0, 16, 4]
     spec, row = policy_row("pimc:objective=points")
-    assert spec == "pimc:objective=points" and list(row) == [3, 40, 3, 0, 0, 0, 16, 4]
+    assert spec == "pimc:objective=points" and list(row) == [3, 80, 3, 0, 0, 0, 16, 4]
     spec, row = policy_row("pimc:calls=1,infer=1")
-    assert spec == "pimc:infer=1,calls=1" and list(row) == [3, 40, 3, 1, 1, 1, 16, 4]
+    assert spec == "pimc:infer=1,calls=1" and list(row) == [3, 80, 3, 1, 1, 1, 16, 4]
     spec, row = policy_row("pimc:calls=1,chain=0")
-    assert spec == "pimc:calls=1,chain=0" and list(row) == [3, 40, 3, 0, 1, 1, 0, 4]
+    assert spec == "pimc:calls=1,chain=0" and list(row) == [3, 80, 3, 0, 1, 1, 0, 4]
     spec, row = policy_row("pimc:close=0")
-    assert spec == "pimc:close=0" and list(row) == [3, 40, 3, 0, 1, 0, 16, 0]
+    assert spec == "pimc:close=0" and list(row) == [3, 80, 3, 0, 1, 0, 16, 0]
     # close left out is the preset's (classic measured stronger at 6, classic-pass4 at 5); written out, the number
     spec, row = policy_row("pimc", "classic")
-    assert spec == "pimc" and list(row) == [3, 40, 4, 0, 1, 0, 16, 6]
+    assert spec == "pimc" and list(row) == [3, 80, 4, 0, 1, 0, 16, 6]
     # so is dd (thousand measured stronger at 5, classic at 4)
     for name, preset, dd in (("pimc", "thousand", 5), ("pimc", "classic", 4), ("pimc", "modern", 3),
                              ("pimc:dd=3", "classic", 3),
                              ("pimc:dd=4", "classic-pass4", 4)):
         assert policy_row(name, preset)[1][2] == dd
     assert policy_row("pimc:dd=3", "thousand")[0] == "pimc:dd=3"
-    # and worlds (thousand measured stronger at 80)
-    for name, preset, worlds in (("pimc", "thousand", 80), ("pimc", "classic", 40), ("pimc:worlds=40", "thousand", 40),
-                                 ("pimc:worlds=80", "modern", 80)):
+    # worlds is 80 in every preset (measured stronger than 40 in each); written out, the number, and spelled
+    for name, preset, worlds in (("pimc", "thousand", 80), ("pimc", "classic", 80), ("pimc", "three-hand", 80),
+                                 ("pimc:worlds=40", "thousand", 40), ("pimc:worlds=40", "double-deck", 40)):
         assert policy_row(name, preset)[1][1] == worlds
     assert policy_row("pimc:worlds=40", "thousand")[0] == "pimc:worlds=40"
     for name, preset, close in (("pimc", "classic-pass4", 5), ("pimc", "thousand", 4), ("pimc:close=4", "classic", 4),

@@ -57,6 +57,15 @@ def _by_preset(option: str, unit: str = " tricks") -> str:
     return f"{default}{unit}" + (f" ({own})" if own else "")
 
 
+def _infer() -> str:
+    """Where ``pimc``'s worlds must agree with the meld not laid down (``infer``) by default."""
+    default, by_preset = BY_PRESET["infer"]
+    differ = [preset for preset, on in by_preset.items() if on != default]
+    if default:
+        return "worlds that agree with the meld not laid down" + (f" (not in {_and(differ)})" if differ else "")
+    return f"in {_and(differ)} only worlds that agree with the meld not laid down" if differ else ""
+
+
 def _and(names: list[str]) -> str:
     """``a``, ``a and b``, ``a, b and c``."""
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
@@ -120,7 +129,8 @@ def main(argv: list[str] | None = None) -> int:
         "Policies (docs/card-play.md): `random`; `heuristic`, the club player that sees its own cards "
         "and the cards played; `contract`, the same player knowing the melds laid down, the cards passed, "
         "the voids and failures to beat the play revealed and the contract (the default of every command); "
-        f"`pimc`, the sampling player at its defaults ({_by_preset('worlds', '')} worlds a decision, double dummy "
+        f"`pimc`, the sampling player at its defaults ({_by_preset('worlds', '')} worlds a decision"
+        + (f", {_infer()}" if _infer() else "") + ", double dummy "
         f"over the last {_by_preset('dd')} playing for the hand's score, and over the last {_by_preset('close')} "
         "where the rollouts find the contract in doubt, rollouts by the heuristic before). "
         "Written by `scripts/play_strength.py`.",

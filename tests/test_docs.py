@@ -86,9 +86,12 @@ def test_card_play_states_the_sampling_players_defaults():
     text = " ".join((ROOT / "docs" / "card-play.md").read_text().split())
     options = {**POLICY_OPTIONS["pimc"], **{k: default for k, (default, _) in BY_PRESET.items()}}
     assert "`pimc:" + ",".join(f"{k}={_option_text('pimc', k, v)}" for k, v in options.items()) + "`" in text
+    presets: dict[str, list[str]] = {}
     for option, (_, by_preset) in BY_PRESET.items():
         for preset, value in by_preset.items():
-            assert f"`{option}={value}` in `{preset}`" in text
+            presets.setdefault(preset, []).append(f"`{option}={_option_text('pimc', option, value)}`")
+    for preset, own in presets.items():
+        assert f"`{preset}`: {', '.join(own)}" in text, preset
 
 
 def test_no_link_leaves_the_repository():

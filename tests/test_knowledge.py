@@ -510,7 +510,7 @@ def test_policy_specs():
     spec, row = policy_row("pimc:infer=1")
     assert spec == "pimc:infer=1" and list(row) == [3, 80, 3, 1, 1, 0, 16, 4]
     spec, row = policy_row("pimc:objective=score,infer=0")
-    assert spec == "pimc" and list(row) == [3, 80, 3, 0, 1, 0, 16, 4]
+    assert spec == "pimc:infer=0" and list(row) == [3, 80, 3, 0, 1, 0, 16, 4]
     spec, row = policy_row("pimc:objective=points")
     assert spec == "pimc:objective=points" and list(row) == [3, 80, 3, 0, 0, 0, 16, 4]
     spec, row = policy_row("pimc:calls=1,infer=1")
@@ -521,7 +521,7 @@ def test_policy_specs():
     assert spec == "pimc:close=0" and list(row) == [3, 80, 3, 0, 1, 0, 16, 0]
     # close left out is the preset's (classic measured stronger at 6, classic-pass4 at 5); written out, the number
     spec, row = policy_row("pimc", "classic")
-    assert spec == "pimc" and list(row) == [3, 80, 4, 0, 1, 0, 16, 6]
+    assert spec == "pimc" and list(row) == [3, 80, 4, 1, 1, 0, 16, 6]
     # so is dd (thousand measured stronger at 5, classic at 4)
     for name, preset, dd in (("pimc", "thousand", 5), ("pimc", "classic", 4), ("pimc", "modern", 3),
                              ("pimc:dd=3", "classic", 3),
@@ -537,6 +537,12 @@ def test_policy_specs():
                                 ("pimc:close=6", "thousand", 6), ("pimc", "modern-15", 4)):
         assert policy_row(name, preset)[1][7] == close
     assert policy_row("pimc:close=4", "thousand")[0] == "pimc:close=4"
+    # so is infer (measured stronger at 80 worlds in thousand, modern-15, classic and classic-pass4)
+    for name, preset, infer in (("pimc", "classic", 1), ("pimc", "thousand", 1), ("pimc", "classic-pass4", 1),
+                                ("pimc", "modern-15", 1), ("pimc", "modern", 0), ("pimc", "double-deck", 0),
+                                ("pimc:infer=0", "classic", 0), ("pimc:infer=1", "modern", 1)):
+        assert policy_row(name, preset)[1][3] == infer
+    assert policy_row("pimc:infer=0", "classic")[0] == "pimc:infer=0"
     for bad, says in (("greedy", "unknown play policy"), ("pimc:depth=3", "unknown option 'depth'"),
                       ("pimc:worlds=0", "whole number from 1 to 10000"), ("heuristic:worlds=3", "takes none"),
                       ("pimc:infer=2", "whole number from 0 to 1"), ("pimc:calls=2", "whole number from 0 to 1"),

@@ -34,7 +34,7 @@ import numpy as np
 from .._numba import bjit, ijit, njit
 from ..specs import split_spec
 from .knowledge import may_hold, observe, pool_mask
-from .pimc import BY_PRESET, CALLS, CHAIN, INFER, OBJECTIVE, OBJECTIVES, PRESET, pimc_card, preset_default
+from .pimc import BY_PRESET, CALLS, CHAIN, OBJECTIVE, OBJECTIVES, PRESET, pimc_card, preset_default
 from .play import (ABOVE, ALL, HIGH, RANK, SUIT, add_copy, all_out, cheaper, beats, choose_follow, choose_lead,
                    copies_in, legal_mask, lsb, msb, partner_safe, pick_random, suit_mask, take, to_masks, trick_step)
 from .search import Position
@@ -47,7 +47,7 @@ RANDOM, HEURISTIC, CONTRACT, PIMC = range(len(POLICIES))
 DEFAULT_POLICY = "contract"
 #: Policy options (``pimc:worlds=30,dd=5``) and their defaults, as columns 1.. of a policy row
 #: (the options of ``pimc.BY_PRESET``: the variant's preset's, ``pimc.preset_default``).
-POLICY_OPTIONS = {"pimc": {"worlds": PRESET, "dd": PRESET, "infer": INFER, "objective": OBJECTIVE, "calls": CALLS,
+POLICY_OPTIONS = {"pimc": {"worlds": PRESET, "dd": PRESET, "infer": PRESET, "objective": OBJECTIVE, "calls": CALLS,
                            "chain": CHAIN, "close": PRESET}}
 MAX_TRICKS = 20  # room in a hand record for the longest hand (20 tricks in double-deck)
 #: The values each option takes: 10,000 worlds a decision is already hours for a few hundred

@@ -46,24 +46,31 @@ def _count(n: int | None) -> str:
     return "none" if n is None else f"{n:,}"
 
 
-def _by_preset(option: str, unit: str = " tricks") -> str:
-    """``pimc``'s default ``option`` with the presets that have their own, those of one value
-    together: ``3 tricks (5 in thousand, 4 in classic and classic-pass4)``."""
+def _presets(option: str) -> tuple[int, dict[int, list[str]]]:
+    """``pimc``'s default ``option`` and the presets that have their own, by value."""
     default, by_preset = BY_PRESET[option]
     presets: dict[int, list[str]] = {}
     for preset, n in by_preset.items():
         presets.setdefault(n, []).append(preset)
+    return default, presets
+
+
+def _by_preset(option: str, unit: str = " tricks") -> str:
+    """``pimc``'s default ``option`` with the presets that have their own, those of one value
+    together: ``3 tricks (5 in thousand, 4 in classic and classic-pass4)``."""
+    default, presets = _presets(option)
     own = ", ".join(f"{n} in {_and(names)}" for n, names in presets.items())
     return f"{default}{unit}" + (f" ({own})" if own else "")
 
 
 def _infer() -> str:
-    """Where ``pimc``'s worlds must agree with the meld not laid down (``infer``) by default."""
-    default, by_preset = BY_PRESET["infer"]
-    differ = [preset for preset, on in by_preset.items() if on != default]
+    """Where ``pimc``'s worlds must agree with the meld not laid down (``infer``) by default, as a
+    clause after a comma (nothing where they never must)."""
+    default, presets = _presets("infer")
+    other = presets.get(1 - default)
     if default:
-        return "worlds that agree with the meld not laid down" + (f" (not in {_and(differ)})" if differ else "")
-    return f"in {_and(differ)} only worlds that agree with the meld not laid down" if differ else ""
+        return ", worlds that agree with the meld not laid down" + (f" (not in {_and(other)})" if other else "")
+    return f", in {_and(other)} only worlds that agree with the meld not laid down" if other else ""
 
 
 def _and(names: list[str]) -> str:
@@ -129,10 +136,9 @@ def main(argv: list[str] | None = None) -> int:
         "Policies (docs/card-play.md): `random`; `heuristic`, the club player that sees its own cards "
         "and the cards played; `contract`, the same player knowing the melds laid down, the cards passed, "
         "the voids and failures to beat the play revealed and the contract (the default of every command); "
-        f"`pimc`, the sampling player at its defaults ({_by_preset('worlds', '')} worlds a decision"
-        + (f", {_infer()}" if _infer() else "") + ", double dummy "
-        f"over the last {_by_preset('dd')} playing for the hand's score, and over the last {_by_preset('close')} "
-        "where the rollouts find the contract in doubt, rollouts by the heuristic before). "
+        f"`pimc`, the sampling player at its defaults ({_by_preset('worlds', '')} worlds a decision{_infer()}, "
+        f"double dummy over the last {_by_preset('dd')} playing for the hand's score, and over the last "
+        f"{_by_preset('close')} where the rollouts find the contract in doubt, rollouts by the heuristic before). "
         "Written by `scripts/play_strength.py`.",
         "",
         "## Against double dummy",

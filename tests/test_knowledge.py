@@ -537,9 +537,9 @@ def test_policy_specs():
                                 ("pimc:close=6", "thousand", 6), ("pimc", "modern-15", 4)):
         assert policy_row(name, preset)[1][7] == close
     assert policy_row("pimc:close=4", "thousand")[0] == "pimc:close=4"
-    # so is infer (measured stronger at 80 worlds in thousand, modern-15, classic and classic-pass4)
+    # so is infer (measured stronger at 80 worlds in thousand, modern-15, classic, classic-pass4 and double-deck)
     for name, preset, infer in (("pimc", "classic", 1), ("pimc", "thousand", 1), ("pimc", "classic-pass4", 1),
-                                ("pimc", "modern-15", 1), ("pimc", "modern", 0), ("pimc", "double-deck", 0),
+                                ("pimc", "modern-15", 1), ("pimc", "modern", 0), ("pimc", "double-deck", 1),
                                 ("pimc:infer=0", "classic", 0), ("pimc:infer=1", "modern", 1)):
         assert policy_row(name, preset)[1][3] == infer
     assert policy_row("pimc:infer=0", "classic")[0] == "pimc:infer=0"

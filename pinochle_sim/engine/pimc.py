@@ -66,7 +66,7 @@ CLOSE_BY_PRESET = {"classic": 6, "classic-pass4": 5}
 #: :data:`INFER_BY_PRESET` checks them (``infer=1``), where duplicate matches measured it stronger at
 #: eighty worlds (CHANGELOG, 2026-12-05).
 INFER = 0
-INFER_BY_PRESET = {"thousand": 1, "modern-15": 1, "classic": 1, "classic-pass4": 1}
+INFER_BY_PRESET = {"thousand": 1, "modern-15": 1, "classic": 1, "classic-pass4": 1, "double-deck": 1}
 #: The options whose default is the variant's preset's: option -> (default, {preset: default}).
 BY_PRESET = {"worlds": (WORLDS, WORLDS_BY_PRESET), "dd": (DD_TRICKS, DD_BY_PRESET), "infer": (INFER, INFER_BY_PRESET),
              "close": (CLOSE, CLOSE_BY_PRESET)}

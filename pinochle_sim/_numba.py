@@ -155,8 +155,11 @@ ijit = numba.njit(cache=True, nogil=True, error_model="numpy", inline="always")
 #: The hand kernels (a hand, its tricks, a card of the contract player), which take the variant's
 #: tables and a thread's scratch, compiled without reference counting (numba's ``_nrt=False``):
 #: every array those structures hold would otherwise cost two atomic counter updates per call,
-#: contended between the threads of :func:`in_spans`. Numba compiles what they call the same way
-#: and refuses any allocation there, so their scratch is made once per span (``hand.workspace``).
+#: contended between the threads of :func:`in_spans`. Numba refuses any allocation in them and in
+#: what they call, so their scratch is made once per span (``hand.workspace``). Every kernel they
+#: call is ``bjit`` too, but those inlined: a kernel that does not say takes the way of its first
+#: caller, and numba's cache keeps one version a signature whatever the way, so one compiled first
+#: from Python would be linked into the hand kernels with reference counting (a test holds it).
 bjit = _plain(numba.njit(cache=True, nogil=True, error_model="numpy", _nrt=False))
 
 

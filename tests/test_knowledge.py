@@ -10,9 +10,9 @@ import pytest
 from naive import final_hands
 
 from pinochle_sim.engine.cards import hand_counts, parse_cards
-from pinochle_sim.engine.knowledge import (agrees_with_calls, agrees_with_meld, draw, may_hold, new_sampler,
-                                           new_seen, note_calls, observe, pool_mask, pool_of, prepare, revealed,
-                                           start_seen, swap)
+from pinochle_sim.engine.knowledge import (_meld_in_trump, agrees_with_calls, agrees_with_meld, draw, may_hold,
+                                           new_sampler, new_seen, note_calls, observe, pool_mask, pool_of, prepare,
+                                           revealed, start_seen, swap)
 from pinochle_sim.engine.meld import meld_table, meld_used
 from pinochle_sim.engine.pimc import draw_world, new_scratch, pimc_card, walk_world
 from pinochle_sim.engine.play import SUIT, add_copy, beats, copies_in, legal_mask, to_masks
@@ -126,8 +126,7 @@ def test_what_seats_know_holds_for_the_real_hands(name):
             assert pool.tolist() == naive and mask == sum(1 << k for k in range(24) if naive[k] > 0)
             # the real hands agree with the meld each seat laid down (it showed all it held)
             masks = np.array([to_masks(hands[q]) for q in range(v.players)], np.int64)
-            assert agrees_with_meld(seen, seat, masks[:, 0].copy(), masks[:, 1].copy(), trump, tb,
-                                    np.zeros(24, np.int64), np.zeros(4, np.int64))
+            assert agrees_with_meld(seen, seat, masks[:, 0].copy(), masks[:, 1].copy(), trump, tb)
             checked += 1
     assert checked > 300
 
@@ -188,11 +187,36 @@ def test_worlds_drawn_with_infer_agree_with_the_meld_shown(name):
                 state = np.uint64(99)
                 for _ in range(20):
                     state = np.uint64(draw_world(seen, seat, h1, h2, state, trump, tb, infer, 0, sc))
-                    ok = agrees_with_meld(seen, seat, sc.h1, sc.h2, trump, tb, sc.hand, sc.melds)
+                    ok = agrees_with_meld(seen, seat, sc.h1, sc.h2, trump, tb)
                     plain += not infer
                     bad += not infer and not ok
                     kept += infer and ok
     assert bad > 0 and kept >= 0.99 * plain, (bad, kept, plain)
+
+
+@pytest.mark.parametrize("name", PLAYABLE)
+def test_the_meld_check_reads_a_world_as_the_meld_table_does(name):
+    """``knowledge._meld_in_trump`` (each suit's configuration read from the masks) gives every
+    seat's meld in trump, its played cards counted, as ``meld_table`` scores the counts, on the
+    worlds ``pimc`` draws through the play (double-deck's four copies included)."""
+    v = variant(name)
+    tb = compile_variant(v)
+    sc = new_scratch(v.players, v.teams, -1, _bidding(v))
+    checked = 0
+    for rec in records(v, 4, seed=5, policy="contract"):
+        if rec["bidder"] is None:
+            continue
+        for seen, hands, seat, _j, _lead, _win, trump, p1, p2 in list(_replay(rec, v))[::5]:
+            h1, h2 = to_masks(hands[seat])
+            prepare(seen, seat, h1, h2, p1, p2, v.copies > 2, sc.sampler)
+            state = np.uint64(7)
+            for _ in range(3):
+                state = np.uint64(draw_world(seen, seat, h1, h2, state, trump, tb, 0, 0, sc))
+                for q in range(v.players):
+                    counts = np.array([copies_in(sc.h1[q], sc.h2[q], 1 << k) + seen.played[q, k] for k in range(24)])
+                    assert _meld_in_trump(seen, q, sc.h1, sc.h2, trump, tb) == meld_table(counts[None], v)[0, trump]
+                    checked += 1
+    assert checked > 100
 
 
 @pytest.mark.parametrize("name", ["thousand", "classic", "classic-pass4", "three-hand"])
@@ -268,9 +292,8 @@ def test_a_nine_of_trump_not_shown_is_not_held():
         world[q, nine] += 1
         masks = np.array([to_masks(world[p]) for p in range(v.players)], np.int64)
         real = np.array([to_masks(hands[p]) for p in range(v.players)], np.int64)
-        scratch = np.zeros(24, np.int64), np.zeros(4, np.int64)
-        assert agrees_with_meld(seen, seat, real[:, 0].copy(), real[:, 1].copy(), trump, tb, *scratch)
-        assert not agrees_with_meld(seen, seat, masks[:, 0].copy(), masks[:, 1].copy(), trump, tb, *scratch)
+        assert agrees_with_meld(seen, seat, real[:, 0].copy(), real[:, 1].copy(), trump, tb)
+        assert not agrees_with_meld(seen, seat, masks[:, 0].copy(), masks[:, 1].copy(), trump, tb)
         return
     pytest.fail("no deal to plant a nine of trump in")
 

@@ -1,12 +1,18 @@
 """The numba layer (``_numba``): a kernel called with constants is compiled once, for plain types;
-the sampling player is compiled only into the loops of a play that samples."""
+the sampling player is compiled only into the loops of a play that samples; what the hand kernels
+call is compiled one way, whoever compiles it first."""
+import ast
+import inspect
+import textwrap
 import time
 
 import numpy as np
 import pytest
 from numba.core.caching import NullCache
+from numba.core.registry import CPUDispatcher
 
 from pinochle_sim._numba import in_spans, njit, set_threads
+from pinochle_sim.engine import hand, search, tricks
 from pinochle_sim.progress import COMPILING, compile_notice, compiled
 from pinochle_sim.studies.simulate import Setup
 
@@ -46,6 +52,43 @@ def test_only_a_sampling_play_has_a_search():
     assert Setup("classic", ["contract", "pimc:dd=0,close=4", "contract", "contract"]).loop.search == 4 * 4
     assert Setup("classic", ["contract", "pimc:dd=0,close=0", "contract", "contract"]).loop.search == 0
     assert np.array_equal(Setup("classic", "pimc").loop.policy[:, 0], [3, 3, 3, 3])
+
+
+def _callees(d):
+    """The kernels kernel ``d``'s source calls by name (``f(...)`` or ``module.f(...)``)."""
+    names = d.py_func.__globals__
+    for node in ast.walk(ast.parse(textwrap.dedent(inspect.getsource(d.py_func)))):
+        if isinstance(node, ast.Call):
+            f = node.func
+            if isinstance(f, ast.Name):
+                obj = names.get(f.id)
+            elif isinstance(f, ast.Attribute) and inspect.ismodule(names.get(getattr(f.value, "id", ""))):
+                obj = getattr(names[f.value.id], f.attr, None)
+            else:
+                continue
+            if isinstance(obj, CPUDispatcher):
+                yield obj
+
+
+def test_what_the_hand_kernels_call_is_compiled_without_reference_counting_whoever_calls_it_first():
+    """A kernel that does not say whether it counts references takes its first caller's way, and
+    numba's cache keeps one version a signature whatever the way: the sampling player's card
+    compiled first from Python (a test, the tests' warm-up, a notebook) with reference counting
+    was linked into every hand kernel after it, at half the speed. So every kernel the hand
+    kernels reach (those inlined apart: they are compiled within their caller) says it does not
+    count them (``bjit``)."""
+    roots = [d for m in (hand, tricks, search) for d in vars(m).values()
+             if isinstance(d, CPUDispatcher) and d.targetoptions.get("_nrt") is False]
+    reached, todo = {}, list(roots)
+    while todo:
+        d = todo.pop()
+        if d.py_func not in reached:
+            reached[d.py_func] = d
+            todo.extend(_callees(d))
+    assert len(reached) > 50
+    loose = sorted(f"{d.__module__}.{d.__name__}" for d in reached.values()
+                   if d.targetoptions.get("inline") != "always" and d.targetoptions.get("_nrt") is not False)
+    assert not loose
 
 
 def _count_spans(n, size):

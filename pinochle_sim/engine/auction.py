@@ -20,7 +20,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._numba import ijit, njit
+from .._numba import bjit, ijit
 from .variants import DEALER_STUCK, R, Variant
 
 N_BANDS = 16      # meld bands of a strategy's table; the last is open-ended
@@ -89,7 +89,7 @@ def situation_of(high_seat, partner, partner_out):
     return 2 if partner_out else 3
 
 
-@njit
+@bjit
 def trump_value(rules):
     """What one more trump adds to the side's total, in the variant's points: 15 per 250 trick
     points, and 4 more per card the partner passes (the rule-of-thumb fits of the bid tables:
@@ -177,7 +177,7 @@ def over_partner(margin, seat, sit):
     return margin[seat] if sit == 1 else 0.0
 
 
-@njit
+@bjit
 def run_auction(dealer, worth, margin, tb, calls, passed):
     """Run the auction of variant ``tb`` (``variants.Tables``); ``calls[i] = (seat, bid or -1
     for a pass)``; ``passed`` (bool[seats]) is scratch.
@@ -198,7 +198,7 @@ def run_auction(dealer, worth, margin, tb, calls, passed):
     return continue_auction(seat, passed, -1, -1, -1, 0, worth, margin, tb, calls)
 
 
-@njit
+@bjit
 def continue_auction(seat, passed, high, high_seat, high_sit, n, worth, margin, tb, calls):
     """The rest of an auction from ``seat``'s turn, with the seats in ``passed`` out, the bid
     ``high`` held by ``high_seat`` (-1: none), made in situation ``high_sit``, and ``n`` calls

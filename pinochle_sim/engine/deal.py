@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._numba import copy_into, ijit, in_spans, njit, store_word
+from .._numba import bjit, copy_into, ijit, in_spans, njit, store_word
 from .cards import COPIES, DECK_SIZE, N_KINDS, deck_kinds
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -23,7 +23,7 @@ _S16 = np.uint64(16)
 _S30, _S27, _S31, _S32 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(32)
 
 
-@njit
+@bjit
 def mix64(z):
     """SplitMix64 finaliser: a bijective hash of a 64-bit word."""
     z = (z ^ (z >> _S30)) * _M1
@@ -31,20 +31,20 @@ def mix64(z):
     return z ^ (z >> _S31)
 
 
-@njit
+@bjit
 def stream(seed, i, salt):
     """Starting state of the random stream of deal ``i`` (``salt`` separates uses of one deal)."""
     return mix64(mix64(np.uint64(seed) + _GOLDEN * np.uint64(salt + 1)) ^ np.uint64(i))
 
 
-@njit
+@bjit
 def next64(state):
     """One SplitMix64 step: returns ``(new_state, output_word)``."""
     state += _GOLDEN
     return state, mix64(state)
 
 
-@njit
+@bjit
 def below(state, n):
     """A uniform integer in ``[0, n)`` for ``1 <= n < 2**32``: returns ``(new_state, value)``.
 
@@ -203,7 +203,7 @@ def deal_kinds(seed, i, kinds, deck, counts, players, hand):
     deal_ordered(seed, i, deck, counts, hand)
 
 
-@njit
+@bjit
 def order_deck(copies, absent, deck):
     """The deck of ``copies`` of every kind but those of the mask ``absent``, by kind in kind order,
     into ``deck`` (int8[deck size]): ``cards.deck_kinds`` from a variant's rules."""
@@ -223,7 +223,7 @@ def _deck_but(copies, absent, held, deck):
     return m
 
 
-@njit
+@bjit
 def deal_ordered(seed, i, deck, counts, hand):
     """Deal ``i`` of the cards ``deck`` (kinds, in kind order; shuffled in place): seats take
     consecutive blocks of ``hand`` cards of the shuffled deck as in :func:`deal_one` (the kitty the

@@ -200,7 +200,7 @@ def _deal_around(seed, i, seat, fixed, tb, hands, w):
                           rules[R.hand_size])
 
 
-@njit
+@bjit
 def _five_nines_no_meld(c, mv, melds):
     """Seed 004's optional throw-in: five nines or more, and no meld but nines of trump."""
     nines = 0
@@ -381,7 +381,7 @@ def declare(dealer, bidder, bid, trump, forced, tb, policy, w, state, row):
 EVERY_SEAT = -2
 
 
-@njit
+@bjit
 def _note_calls(seen, calls, n_calls, bidder, sc, tb):
     """What the calls say, for the sampling player (``sc``: its scratch; None when no seat
     samples, and numba then drops the branch)."""

@@ -37,11 +37,11 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._numba import copy_into, ijit, njit
+from .._numba import bjit, copy_into, ijit, njit
 from .auction import N_SITUATIONS, hand_worth, over_partner, situation_of
 from .cards import COPIES, MAX_COPIES, N_KINDS, NINE
 from .deal import below, next64
-from .meld import hand_meld_all_trumps, meld_used
+from .meld import hand_meld_all_trumps, meld_in_trump, meld_used
 from .melds import DIX
 from .play import ABOVE, ALL, HIGH, SUIT, beats, copies_in, drop, suit_mask, to_masks
 from .variants import R
@@ -52,6 +52,12 @@ _SPLITS = np.array([[a, b, n - a - b] for n in range(MAX_COPIES + 1) for a in ra
                    np.int64)  # every split of 0 to 4 copies among three holders, by n
 _SPLIT_START = np.cumsum([0] + [(n + 1) * (n + 2) // 2 for n in range(MAX_COPIES + 1)]).astype(np.int64)
 _FACT = np.array([1.0, 1.0, 2.0, 6.0, 24.0])
+#: The powers of a suit configuration's base (copies + 1: 3, or 5 in double-deck), ace's first.
+_POWERS = np.array([[3 ** i for i in range(6)], [0] * 6, [5 ** i for i in range(6)]], np.int64)
+#: A suit's configuration (``meld.suit_code``) of one copy of each kind in six bits of a mask
+#: (bit j the suit's j-th kind, ace first), by the deck's copies less two.
+_SUIT_DIGITS = np.array([[sum(_POWERS[c, 5 - j] for j in range(6) if x >> j & 1) for x in range(64)]
+                         for c in range(3)], np.int64)
 _TO_UNIT = 1.0 / 2.0 ** 53
 
 
@@ -100,7 +106,7 @@ def new_sampler():
                    np.zeros(N_KINDS + 1, np.int64), np.zeros((MAX_HOLDERS, N_KINDS), np.int64))
 
 
-@njit
+@bjit
 def start_seen(seen, hands, melds, trump, bidder, passes, tb, bid, hidden, used):
     """``seen`` at the first lead: the melds laid down (not side ``hidden``'s: a side playing
     1000 shows none; ``melds``: each seat's meld in every trump, ``meld.hand_meld_all_trumps``
@@ -225,7 +231,7 @@ def pool_mask(seen, o, h1, h2, p1, p2, four):
     return _unplaced(ks1, ks2, h1, h2, p1, p2)
 
 
-@njit
+@bjit
 def _pool_of_four(known, h1, h2, p1, p2):
     """:func:`pool_mask` in a deck of four copies, kind by kind (``known``: what the seat knows
     each holder holds). A call, not inlined: the trick loop that inlines the contract player's
@@ -279,7 +285,7 @@ def may_hold(seen, o, q, pooled):
     return (seen.kmask[o, q] & ALL) | (pooled & ~seen.forbid[q])
 
 
-@njit
+@bjit
 def prepare(seen, o, h1, h2, p1, p2, four, sp):
     """Count the layouts of the cards seat ``o`` cannot see (see the module docstring) into the
     :class:`Sampler` ``sp``; returns their number (0 only if what ``o`` knows is inconsistent).
@@ -334,7 +340,7 @@ def _may_take(seen, q, k):
     return q >= 0 and not (seen.forbid[q] >> k) & 1
 
 
-@njit
+@bjit
 def draw(seen, o, h1o, h2o, sp, state, h1, h2):
     """One layout from the count in ``sp`` (:func:`prepare` for seat ``o``, hand ``h1o``/``h2o``):
     every seat's hand into ``h1``/``h2`` (masks), what ``o`` knows each holds included. Returns
@@ -375,7 +381,7 @@ def draw(seen, o, h1o, h2o, sp, state, h1, h2):
     return state
 
 
-@njit
+@bjit
 def compose(seen, o, h1o, h2o, sp, h1, h2):
     """Every seat's hand into ``h1``/``h2`` (masks): seat ``o``'s own (``h1o``/``h2o``), each
     other seat's what ``o`` knows it holds plus its hidden cards of the layout in ``sp.counts``."""
@@ -408,7 +414,7 @@ def _nth_card(counts, h, r):
     return k
 
 
-@njit
+@bjit
 def swap(seen, sp, state):
     """One move of a Markov chain over the hidden layouts of ``sp`` (a layout in ``sp.counts``,
     from :func:`draw`): two holders, chosen at random, exchange a hidden card each, each chosen
@@ -458,22 +464,47 @@ def _meld_hand(seen, q, h1, h2, tb, hand, melds):
 
 
 @ijit
-def agrees_with_meld(seen, o, h1, h2, trump, tb, hand, melds):
+def _meld_in_trump(seen, q, h1, h2, trump, tb):
+    """Seat ``q``'s meld in ``trump`` in the layout ``h1``/``h2`` (its cards now and those it has
+    played), as :func:`_meld_hand` gives it, each suit's configuration read from the masks' six
+    bits of the suit (:data:`_SUIT_DIGITS`) rather than counted card by card."""
+    copies = tb.meld_values.shape[1] - 1
+    digits = _SUIT_DIGITS[copies - 2]
+    a, b = h1[q], h2[q]
+    played = seen.played[q]
+    k0 = k1 = k2 = k3 = 0
+    for s in range(4):
+        lo, hi = 6 * s, 6 * s + HIGH
+        code = (digits[(a >> lo) & 63] + digits[(b >> lo) & 63] + digits[(a >> hi) & 63]
+                + digits[(b >> hi) & 63])
+        for j in range(6):
+            code = code + played[6 * s + j] * _POWERS[copies - 2, 5 - j]
+        if s == 0:
+            k0 = code
+        elif s == 1:
+            k1 = code
+        elif s == 2:
+            k2 = code
+        else:
+            k3 = code
+    return meld_in_trump(k0, k1, k2, k3, trump, tb)
+
+
+@ijit
+def agrees_with_meld(seen, o, h1, h2, trump, tb):
     """Whether the layout ``h1``/``h2`` (masks, every seat's hand now) agrees with the melds laid
     down, as seat ``o`` sees them: every other seat that showed its meld would, with the cards it
     has played since, have held no more meld than it showed (meld is laid down in full). Only
-    what every seat has seen is read: the meld shown and the cards played. ``hand``: int64[24] and
-    ``melds``: int64[4] scratch."""
+    what every seat has seen is read: the meld shown and the cards played."""
     for q in range(h1.shape[0]):
         if q == o or seen.shown[q] < 0:
             continue
-        _meld_hand(seen, q, h1, h2, tb, hand, melds)
-        if melds[trump] > seen.shown[q]:
+        if _meld_in_trump(seen, q, h1, h2, trump, tb) > seen.shown[q]:
             return False
     return True
 
 
-@njit
+@bjit
 def note_calls(seen, calls, n_calls, bidder, margin, tb):
     """What the auction's calls (``calls[:n_calls]``: seat, bid or -1 for a pass) say of the
     seats' hands, into ``seen`` (public: every seat heard them). The seats bid by the kernels'
@@ -515,7 +546,7 @@ def note_calls(seen, calls, n_calls, bidder, margin, tb):
         seen.called[q] = said and not changed
 
 
-@njit
+@bjit
 def agrees_with_calls(seen, o, h1, h2, bd, tb, hand, melds, worth):
     """Whether the layout ``h1``/``h2`` (masks, every seat's hand now) agrees with the calls, as
     seat ``o`` hears them (:func:`note_calls`): every other seat whose calls say something of its

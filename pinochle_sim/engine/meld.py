@@ -84,6 +84,17 @@ def hand_meld_all_trumps(c, tb, out):
 
 
 @ijit
+def meld_in_trump(k0, k1, k2, k3, trump, tb):
+    """The meld in ``trump`` of a hand whose four suits' configurations are ``k0`` to ``k3``
+    (:func:`suit_code`): one entry of :func:`hand_meld_all_trumps`."""
+    table = tb.suit_meld
+    cross = tb.suit_cross[0, k0] & tb.suit_cross[1, k1] & tb.suit_cross[2, k2] & tb.suit_cross[3, k3]
+    base = (table[SCORE_PLAIN, k0] + table[SCORE_PLAIN, k1] + table[SCORE_PLAIN, k2] + table[SCORE_PLAIN, k3]
+            + tb.cross_meld[cross])
+    return base + table[TRUMP_GAIN, (k0, k1, k2, k3)[trump]]
+
+
+@ijit
 def counts_for(role, suit, t):
     """Whether a meld instance of ``role`` in ``suit`` counts with trump ``t``."""
     return role == ANY_TRUMP or (role == AS_TRUMP) == (suit == t)

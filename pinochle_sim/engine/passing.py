@@ -27,7 +27,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._numba import copy_into, njit
+from .._numba import bjit, copy_into, njit
 from .cards import COPIES, N_KINDS, A, T
 from .meld import JD, QS, hand_meld_all_trumps, meld_used
 
@@ -54,7 +54,7 @@ def new_pass_scratch():
                        np.zeros(N_KINDS * COPIES, np.int64), np.zeros(N_KINDS * COPIES, np.int64))
 
 
-@njit
+@bjit
 def _partner_score(k, trump, used):
     """How much the partner wants to pass kind ``k`` (higher first)."""
     s, r = k // 6, k % 6
@@ -76,7 +76,7 @@ def _partner_score(k, trump, used):
     return score
 
 
-@njit
+@bjit
 def _bidder_keep(k, trump, suit_len):
     """How much the bidder wants to keep a spare (non-meld) card of kind ``k`` (lowest passed back first)."""
     s, r = k // 6, k % 6
@@ -87,7 +87,7 @@ def _bidder_keep(k, trump, suit_len):
     return 10.0 * suit_len[s] + (5 - r)
 
 
-@njit
+@bjit
 def choose_cards(hand, n, scores, out, left):
     """Pick ``n`` cards of ``hand`` with the highest ``scores`` (both copies count) into ``out``;
     ``left`` (int8[N_KINDS]) is scratch."""
@@ -101,7 +101,7 @@ def choose_cards(hand, n, scores, out, left):
         left[best] -= 1
 
 
-@njit
+@bjit
 def most_meld_kept(hand, n, trump, tb, scores, out, ps):
     """The ``n`` cards of ``hand`` to give up that leave it the most meld in ``trump``, searched
     over every set of ``n`` (the two copies of a card alike); among equals, those with the highest
@@ -146,7 +146,7 @@ def most_meld_kept(hand, n, trump, tb, scores, out, ps):
             idx[i] = idx[i - 1] + 1
 
 
-@njit
+@bjit
 def pass_cards(hands, bidder, partner, trump, n, tb, rec, ps):
     """``partner`` passes ``n`` cards to ``bidder``, which passes ``n`` back; ``hands`` change in
     place. ``rec[0]`` and ``rec[1]`` receive the kinds passed each way; ``ps``
@@ -188,7 +188,7 @@ def pass_cards(hands, bidder, partner, trump, n, tb, rec, ps):
         hands[partner, rec[1, i]] += 1
 
 
-@njit
+@bjit
 def sure_sweep(hand, trump):
     """Whether a bidder leading every trick from ``hand`` (counts, its final twelve) surely wins
     them all, whoever holds the other cards: the policy's test for seed 004's "playing 1000".
@@ -232,7 +232,7 @@ def sure_sweep(hand, trump):
     return True
 
 
-@njit
+@bjit
 def _discard_score(k, trump, suit_len, hand, points):
     """How much the bid winner wants to discard a spare card of kind ``k`` (highest first)."""
     s, r = k // 6, k % 6
@@ -245,7 +245,7 @@ def _discard_score(k, trump, suit_len, hand, points):
     return 100.0 - 10.0 * suit_len[s] + r  # short suits first, lowest card first
 
 
-@njit
+@bjit
 def discard(hand, trump, n, tb, out, ps):
     """The bid winner (``hand``: its cards with the kitty, counts, changed in place) discards
     ``n`` cards for trump ``trump``; ``out`` receives their kinds. Cards of its meld go only if

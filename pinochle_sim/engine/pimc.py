@@ -38,7 +38,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._numba import copy_into, copy_rows, njit
+from .._numba import bjit, copy_into, copy_rows, njit
 from .auction import N_SITUATIONS
 from .cards import N_KINDS
 from .knowledge import (MAX_HOLDERS, Sampler, agrees_with_calls, agrees_with_meld, compose, draw, new_sampler,
@@ -128,7 +128,7 @@ def preset_default(option: str, preset: str) -> int:
     return by_preset.get(preset, default)
 
 
-@njit
+@bjit
 def pimc_card(hs, pos, p1, p2, legal, prefer, trump, bidder_team, draw_trump_min, tb, worlds, dd_tricks, infer,
               objective, calls, chain, close, team, state, sc):
     """The sampling player's card for the seat of ``pos``: from ``hs`` (``tricks.Hands``) it
@@ -167,7 +167,7 @@ def pimc_card(hs, pos, p1, p2, legal, prefer, trump, bidder_team, draw_trump_min
     return state, _best(legal, sc.sums, prefer)
 
 
-@njit
+@bjit
 def _value_cards(hs, pos, p1, p2, legal, trump, bidder_team, draw_trump_min, tb, worlds, solved, watch, objective,
                  infer, calls, chain, team, state, sc):
     """Each legal card's value for the seat of ``pos`` (its hand and what it knows read from
@@ -208,7 +208,7 @@ def _value_cards(hs, pos, p1, p2, legal, trump, bidder_team, draw_trump_min, tb,
     return state
 
 
-@njit
+@bjit
 def _score(v, me, team, pos, seen, tb, sc):
     """Side ``me``'s score for the hand less the other sides' mean (times sides - 1, to stay
     whole; ``scoring.score_hand``) when it takes ``v`` of the points still to take from ``pos``,
@@ -243,7 +243,7 @@ def _score(v, me, team, pos, seen, tb, sc):
     return v
 
 
-@njit
+@bjit
 def draw_world(seen, seat, own1, own2, state, trump, tb, infer, calls, sc):
     """A world drawn for ``seat`` into ``sc.h1``/``sc.h2``; with ``infer``, drawn again (up to
     :data:`MAX_DRAWS` draws) until it agrees with the meld laid down, with ``calls`` until it
@@ -256,7 +256,7 @@ def draw_world(seen, seat, own1, own2, state, trump, tb, infer, calls, sc):
     return state
 
 
-@njit
+@bjit
 def walk_world(seen, seat, own1, own2, state, trump, tb, infer, calls, moves, sc):
     """The next world of a decision for ``seat``, into ``sc.h1``/``sc.h2``, where worlds must
     agree with what ``infer`` and ``calls`` ask: the first of up to :data:`FRESH` fresh draws that
@@ -288,15 +288,15 @@ def walk_world(seen, seat, own1, own2, state, trump, tb, infer, calls, moves, sc
     return state
 
 
-@njit
+@bjit
 def _agrees(seen, seat, trump, tb, infer, calls, sc):
     """Whether the world in ``sc`` agrees with what ``infer`` and ``calls`` ask it to."""
-    if infer and not agrees_with_meld(seen, seat, sc.h1, sc.h2, trump, tb, sc.hand, sc.melds):
+    if infer and not agrees_with_meld(seen, seat, sc.h1, sc.h2, trump, tb):
         return False
     return not calls or agrees_with_calls(seen, seat, sc.h1, sc.h2, sc.bidding, tb, sc.hand, sc.melds, sc.worth)
 
 
-@njit
+@bjit
 def _in_world(pos, h1, h2, points):
     """``pos`` with the points still in the hands (``left``) counted in a drawn world: in
     three-hand the real sum leaves out the real discard, which the seat to play may not have
@@ -305,7 +305,7 @@ def _in_world(pos, h1, h2, points):
                     in_hands(h1, h2, points)[1])
 
 
-@njit
+@bjit
 def _best(legal, sums, prefer):
     """The legal card with the most summed points (ties: ``prefer``, else the lowest kind)."""
     best = prefer

@@ -32,7 +32,7 @@ from __future__ import annotations
 import numpy as np
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
-from .._numba import ijit, njit
+from .._numba import bjit, ijit
 from .._numba import popcount as _popcount
 from .cards import N_KINDS, parse_cards, parse_suit
 from .deal import below
@@ -47,19 +47,19 @@ HIGH = N_KINDS
 # ------------------------------------------------------------------------------------------
 # Bit helpers (masks are int64 holding 24 bits).
 
-@njit
+@bjit
 def lsb(x):
     """Index of the lowest set bit of ``x``: the highest card of a suit mask (0 for an empty mask)."""
     return np.int64(trailing_zeros(x)) & 63
 
 
-@njit
+@bjit
 def msb(x):
     """Index of the highest set bit of ``x``: the lowest card of a suit mask (0 for an empty mask)."""
     return max(np.int64(63 - leading_zeros(x)), 0)
 
 
-@njit
+@bjit
 def popcount(x):
     """The number of kinds in mask ``x``."""
     return np.int64(_popcount(x))
@@ -71,18 +71,18 @@ RANK = np.arange(N_KINDS, dtype=np.int64) % 6
 ABOVE = np.array([(1 << k) - (1 << (6 * (k // 6))) for k in range(N_KINDS)], np.int64)
 
 
-@njit
+@bjit
 def suit_mask(s):
     return 0x3F << (6 * s)
 
 
-@njit
+@bjit
 def above(card):
     """Mask of the kinds of ``card``'s suit that rank above it."""
     return ABOVE[card]
 
 
-@njit
+@bjit
 def to_masks(counts):
     """(h1, h2) of a count vector (copies three and four above :data:`HIGH`)."""
     h1 = 0
@@ -180,7 +180,7 @@ def trick_step(card, seat, j, lead, win, win_seat, trump):
     return lead, win, win_seat
 
 
-@njit
+@bjit
 def beats(card, win, trump):
     """Whether ``card`` played after ``win`` takes the lead of the trick."""
     cs = SUIT[card]
@@ -189,14 +189,14 @@ def beats(card, win, trump):
     return cs == trump
 
 
-@njit
+@bjit
 def _beat_if_you_can(cards, win):
     """The cards of ``cards`` that beat ``win`` in its suit, or all of them if none does."""
     over = cards & above(win)
     return over if over else cards
 
 
-@njit
+@bjit
 def legal_mask(h1, n_in_trick, lead, win, trump, must_head, must_trump, must_overtrump):
     """Mask of the kinds in hand ``h1`` that may be played (see the module docstring).
 
@@ -213,7 +213,7 @@ def legal_mask(h1, n_in_trick, lead, win, trump, must_head, must_trump, must_ove
     return h1 & ALL
 
 
-@njit
+@bjit
 def pick_random(h1, h2, legal, state):
     """A legal card uniformly at random over the physical cards (two copies weigh twice, four
     four times)."""
@@ -248,7 +248,7 @@ def pick_random(h1, h2, legal, state):
 # ------------------------------------------------------------------------------------------
 # The heuristic. ``unseen``: mask of the kinds of which the others may still hold a copy.
 
-@njit
+@bjit
 def _boss(card, unseen):
     """No card the others may still hold beats ``card`` in its own suit.
 
@@ -257,20 +257,20 @@ def _boss(card, unseen):
     return (unseen & above(card)) == 0
 
 
-@njit
+@bjit
 def _cost(card, trump, points):
     """What giving up ``card`` costs, as one number (lower: cheaper): plain before trump, fewer
     points, lower rank. Cards of different suits alike in all three tie."""
     return (1 << 40 if SUIT[card] == trump else 0) | (points[RANK[card]] << 3) | (7 - RANK[card])
 
 
-@njit
+@bjit
 def cheaper(a, b, trump, points):
     """Card ``a`` costs less to give up than ``b``: plain before trump, fewer points, lower rank."""
     return _cost(a, trump, points) < _cost(b, trump, points)
 
 
-@njit
+@bjit
 def _cheapest(cards, trump, points):
     """The cheapest card of the mask ``cards`` (not empty); ties: the lowest kind."""
     best = lsb(cards)
@@ -286,7 +286,7 @@ def _cheapest(cards, trump, points):
     return best
 
 
-@njit
+@bjit
 def _gift(card, trump, points, unseen):
     """How good a gift ``card`` is to a partner's trick, as one number (higher: better): plain
     before trump, a card that could not win a trick of its own before a boss card, then the
@@ -295,7 +295,7 @@ def _gift(card, trump, points, unseen):
             | (points[RANK[card]] << 3) | RANK[card])
 
 
-@njit
+@bjit
 def _winners(cards, win, trump):
     """The cards of the mask ``cards`` that beat ``win`` played before them (:func:`beats`)."""
     over = cards & ABOVE[win]
@@ -304,7 +304,7 @@ def _winners(cards, win, trump):
     return over
 
 
-@njit
+@bjit
 def choose_lead(h1, h2, unseen, trump, declaring, points, draw_trump_min, ruff):
     """The heuristic's lead (see the module docstring); no boss card is cashed in the suits of
     ``ruff`` (a bit per suit: an opponent is known to be void there and may hold trump)."""
@@ -334,14 +334,14 @@ def choose_lead(h1, h2, unseen, trump, declaring, points, draw_trump_min, ruff):
     return best if best >= 0 else msb(tm)
 
 
-@njit
+@bjit
 def partner_safe(unseen, last, win, partner_winning):
     """The plain heuristic's test that its partner's winning card will hold: it is the trick's
     last card, or nobody can beat it in its suit."""
     return partner_winning and (last or _boss(win, unseen))
 
 
-@njit
+@bjit
 def choose_follow(legal, unseen, trump, last, win, safe, points):
     """The heuristic's card when following (``last``: the trick's last card; ``safe``: its
     partner is winning and will keep the trick; see the module docstring). Ties go to the
@@ -373,7 +373,7 @@ def choose_follow(legal, unseen, trump, last, win, safe, points):
     return _cheapest(bosses if bosses else winners, trump, points)
 
 
-@njit
+@bjit
 def rollout(h1, h2, pos, first, p1, p2, trump, bidder_team, draw_trump_min, max_team, tb):
     """The points side ``max_team`` takes from position ``pos`` (the cards on the table included)
     to the end when its seat to play plays ``first`` (-1: the heuristic's card) and then every seat

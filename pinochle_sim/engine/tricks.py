@@ -31,7 +31,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._numba import bjit, ijit, njit
+from .._numba import bjit, ijit
 from ..specs import split_spec
 from .knowledge import may_hold, observe, pool_mask
 from .pimc import BY_PRESET, CALLS, CHAIN, OBJECTIVE, OBJECTIVES, PRESET, pimc_card, preset_default
@@ -57,7 +57,7 @@ POLICY_RANGES = {"pimc": {"worlds": (1, 10_000), "dd": (0, 20), "infer": (0, 1),
                           "calls": (0, 1), "chain": (0, 1000), "close": (0, 20)}}
 
 
-@njit
+@bjit
 def contract_lead(h1, h2, trump, declaring, points, draw_trump_min, threat, ruff, mates, to_ruff):
     """The contract-aware heuristic's lead: the plain heuristic's trump draw and boss cards (no
     boss cashed into a known ruff); else a low card to a suit its partner is known to win (it
@@ -163,7 +163,7 @@ def contract_card(hs, pos, trump, declaring, at_stake, last, tb, draw_trump_min,
     return least
 
 
-@njit
+@bjit
 def _ruffs(m, trump):
     """The side suits a seat that may hold the kinds ``m`` is void in while it may hold trump (a bit each)."""
     out = 0

@@ -13,7 +13,9 @@ import pinochle_sim as ps
 from pinochle_sim.present.cli import main
 from pinochle_sim.present.show import show_record
 from pinochle_sim.studies.records import FIELDS, records
-from pinochle_sim.studies.simulate import play, simulate
+from pinochle_sim.studies.simulate import Setup, play, simulate
+from pinochle_sim.engine.deal import BLOCK
+from pinochle_sim.engine.hand import _span
 from pinochle_sim.engine.variants import DECK48, PLAYABLE, PRESETS
 
 
@@ -108,6 +110,16 @@ def test_reproducible_whatever_threads_chunks_or_start():
     pd.testing.assert_frame_equal(a, c)
     d = play("modern", deals=1000, seed=9, start=4000)
     pd.testing.assert_frame_equal(a.iloc[4000:].reset_index(drop=True), d)
+    # a sampling seat cuts a short run into small spans, so that every thread takes part
+    mixed = ["pimc:worlds=2", "contract", "heuristic", "contract"]
+    e = play("modern", deals=24, seed=9, policy=mixed)
+    try:
+        set_threads(1)
+        f = play("modern", deals=24, seed=9, policy=mixed)
+    finally:
+        set_threads(threads)
+    pd.testing.assert_frame_equal(e, f)
+    assert _span(Setup("modern", mixed).loop) is None and _span(Setup("modern", "contract").loop) == BLOCK
 
 
 def test_heuristic_beats_random_with_seats_swapped():

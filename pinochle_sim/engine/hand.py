@@ -35,7 +35,7 @@ from .passing import discard, new_pass_scratch, pass_cards, sure_sweep
 from .knowledge import new_seen, note_calls, start_seen
 from .pimc import new_scratch
 from .play import to_masks
-from .tricks import CONTRACT, DEFAULT_POLICY, MAX_TRICKS, Hands, play_tricks, policy_row, search_room
+from .tricks import CONTRACT, DEFAULT_POLICY, MAX_TRICKS, PIMC, Hands, play_tricks, policy_row, search_room
 from .scoring import banked_meld, score_hand, score_playing_1000
 from .search import trick_start_value
 from .variants import BIDDER_LEADS, R, Variant, band_width, compile_variant
@@ -613,6 +613,13 @@ class Loop(NamedTuple):
 # The loops as the studies call them: each allocates its output, gives the kernel its types and
 # checks what it is given. Deal ``i`` is the same wherever and however often it is played.
 
+def _span(loop: Loop) -> int | None:
+    """Deals a thread takes at a time: blocks of :data:`BLOCK` (a thread's workspace is made once
+    a span), but where a seat samples (``pimc``, milliseconds a deal) the spans ``in_spans``
+    makes by default, so that a run of a few thousand deals uses every thread."""
+    return None if (loop.policy[:, 0] == PIMC).any() else BLOCK
+
+
 def _deals(seed: int, start: int, n: int) -> tuple[np.int64, int]:
     check_deals(n, seed, start)
     return np.int64(start), int(n)
@@ -625,7 +632,7 @@ def play_rows(loop: Loop, seed: int, start: int, n: int) -> np.ndarray:
     every = loop.forced_bidder == EVERY_SEAT
     rows = np.empty(((loop.seats if every else 1) * n, len(COLUMNS)), np.int32)
     in_spans(n, lambda lo, hi: _play_many(np.uint64(seed), start, lo, hi, loop.forced_bidder, loop.tables,
-                                          loop.bidding, loop.policy, loop.search, loop.max_calls, rows), BLOCK)
+                                          loop.bidding, loop.policy, loop.search, loop.max_calls, rows), _span(loop))
     return rows.reshape(loop.seats, n, len(COLUMNS)) if every else rows
 
 
@@ -691,7 +698,7 @@ def declare_hand(loop: Loop, seed: int, deals: np.ndarray, seat: int, fixed: np.
     fixed = _fixed(loop, seat, fixed)
     in_spans(len(deals), lambda lo, hi: _declare_hand(np.uint64(seed), deals, lo, hi, int(seat), fixed, int(dealer),
                                                       trumps, loop.tables, loop.bidding, loop.policy, loop.search,
-                                                      rows), BLOCK)
+                                                      rows), _span(loop))
     return rows
 
 
@@ -720,5 +727,5 @@ def after_pass(loop: Loop, seed: int, deals: np.ndarray, fixed: np.ndarray, deal
     fixed = _fixed(loop, 0, fixed)
     in_spans(len(deals), lambda lo, hi: _after_pass(np.uint64(seed), deals, lo, hi, fixed, int(dealer), passed,
                                                     int(high), int(high_seat), loop.tables, loop.bidding, loop.policy,
-                                                    loop.search, loop.max_calls, out), BLOCK)
+                                                    loop.search, loop.max_calls, out), _span(loop))
     return out

@@ -52,12 +52,12 @@ _SPLITS = np.array([[a, b, n - a - b] for n in range(MAX_COPIES + 1) for a in ra
                    np.int64)  # every split of 0 to 4 copies among three holders, by n
 _SPLIT_START = np.cumsum([0] + [(n + 1) * (n + 2) // 2 for n in range(MAX_COPIES + 1)]).astype(np.int64)
 _FACT = np.array([1.0, 1.0, 2.0, 6.0, 24.0])
-#: The powers of a suit configuration's base (copies + 1: 3, or 5 in double-deck), ace's first.
-_POWERS = np.array([[3 ** i for i in range(6)], [0] * 6, [5 ** i for i in range(6)]], np.int64)
+#: The powers of a suit configuration's base (copies + 1), by copies // 2 - 1 (two copies, four).
+_POWERS = np.array([[base ** i for i in range(6)] for base in (3, 5)], np.int64)
 #: A suit's configuration (``meld.suit_code``) of one copy of each kind in six bits of a mask
-#: (bit j the suit's j-th kind, ace first), by the deck's copies less two.
-_SUIT_DIGITS = np.array([[sum(_POWERS[c, 5 - j] for j in range(6) if x >> j & 1) for x in range(64)]
-                         for c in range(3)], np.int64)
+#: (bit j the suit's j-th kind, ace first), by copies // 2 - 1.
+_SUIT_DIGITS = np.array([[sum(p[5 - j] for j in range(6) if x >> j & 1) for x in range(64)] for p in _POWERS],
+                        np.int64)
 _TO_UNIT = 1.0 / 2.0 ** 53
 
 
@@ -468,8 +468,8 @@ def _meld_in_trump(seen, q, h1, h2, trump, tb):
     """Seat ``q``'s meld in ``trump`` in the layout ``h1``/``h2`` (its cards now and those it has
     played), as :func:`_meld_hand` gives it, each suit's configuration read from the masks' six
     bits of the suit (:data:`_SUIT_DIGITS`) rather than counted card by card."""
-    copies = tb.meld_values.shape[1] - 1
-    digits = _SUIT_DIGITS[copies - 2]
+    c = (tb.meld_values.shape[1] - 1) // 2 - 1  # the deck's copies: 2, or 4
+    digits = _SUIT_DIGITS[c]
     a, b = h1[q], h2[q]
     played = seen.played[q]
     k0 = k1 = k2 = k3 = 0
@@ -478,7 +478,7 @@ def _meld_in_trump(seen, q, h1, h2, trump, tb):
         code = (digits[(a >> lo) & 63] + digits[(b >> lo) & 63] + digits[(a >> hi) & 63]
                 + digits[(b >> hi) & 63])
         for j in range(6):
-            code = code + played[6 * s + j] * _POWERS[copies - 2, 5 - j]
+            code = code + played[6 * s + j] * _POWERS[c, 5 - j]
         if s == 0:
             k0 = code
         elif s == 1:

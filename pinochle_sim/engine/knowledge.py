@@ -41,7 +41,7 @@ from .._numba import bjit, copy_into, ijit, njit
 from .auction import N_SITUATIONS, hand_worth, over_partner, situation_of
 from .cards import COPIES, MAX_COPIES, N_KINDS, NINE
 from .deal import below, next64
-from .meld import hand_meld_all_trumps, meld_in_trump, meld_used
+from .meld import hand_meld_all_trumps, meld_in_trump, meld_used, suit_digits
 from .melds import DIX
 from .play import ABOVE, ALL, HIGH, SUIT, beats, copies_in, drop, suit_mask, to_masks
 from .variants import R
@@ -52,12 +52,10 @@ _SPLITS = np.array([[a, b, n - a - b] for n in range(MAX_COPIES + 1) for a in ra
                    np.int64)  # every split of 0 to 4 copies among three holders, by n
 _SPLIT_START = np.cumsum([0] + [(n + 1) * (n + 2) // 2 for n in range(MAX_COPIES + 1)]).astype(np.int64)
 _FACT = np.array([1.0, 1.0, 2.0, 6.0, 24.0])
-#: The powers of a suit configuration's base (copies + 1), by copies // 2 - 1 (two copies, four).
-_POWERS = np.array([[base ** i for i in range(6)] for base in (3, 5)], np.int64)
-#: A suit's configuration (``meld.suit_code``) of one copy of each kind in six bits of a mask
-#: (bit j the suit's j-th kind, ace first), by copies // 2 - 1.
-_SUIT_DIGITS = np.array([[sum(p[5 - j] for j in range(6) if x >> j & 1) for x in range(64)] for p in _POWERS],
-                        np.int64)
+#: A suit's configuration (``meld.suit_code``: six digits base copies + 1, ace first) of one copy
+#: of each kind in six bits of a mask (bit j the suit's j-th kind), by copies // 2 - 1 (two, four).
+_SUIT_DIGITS = np.array([[sum(base ** (5 - j) for j in range(6) if x >> j & 1) for x in range(64)]
+                         for base in (3, 5)], np.int64)
 _TO_UNIT = 1.0 / 2.0 ** 53
 
 
@@ -464,30 +462,26 @@ def _meld_hand(seen, q, h1, h2, tb, hand, melds):
 
 
 @ijit
+def _suit_held(a, b, played, s, copies, digits):
+    """Suit ``s``'s configuration (``meld.suit_code``) of the cards of masks ``a``/``b`` (every
+    copy: six bits of the suit in each half of the two words, :data:`_SUIT_DIGITS`) and the
+    counts ``played``."""
+    lo, hi = 6 * s, 6 * s + HIGH
+    return (digits[(a >> lo) & 63] + digits[(b >> lo) & 63] + digits[(a >> hi) & 63] + digits[(b >> hi) & 63]
+            + suit_digits(played, s, copies))
+
+
+@ijit
 def _meld_in_trump(seen, q, h1, h2, trump, tb):
     """Seat ``q``'s meld in ``trump`` in the layout ``h1``/``h2`` (its cards now and those it has
-    played), as :func:`_meld_hand` gives it, each suit's configuration read from the masks' six
-    bits of the suit (:data:`_SUIT_DIGITS`) rather than counted card by card."""
-    c = (tb.meld_values.shape[1] - 1) // 2 - 1  # the deck's copies: 2, or 4
-    digits = _SUIT_DIGITS[c]
-    a, b = h1[q], h2[q]
-    played = seen.played[q]
-    k0 = k1 = k2 = k3 = 0
-    for s in range(4):
-        lo, hi = 6 * s, 6 * s + HIGH
-        code = (digits[(a >> lo) & 63] + digits[(b >> lo) & 63] + digits[(a >> hi) & 63]
-                + digits[(b >> hi) & 63])
-        for j in range(6):
-            code = code + played[6 * s + j] * _POWERS[c, 5 - j]
-        if s == 0:
-            k0 = code
-        elif s == 1:
-            k1 = code
-        elif s == 2:
-            k2 = code
-        else:
-            k3 = code
-    return meld_in_trump(k0, k1, k2, k3, trump, tb)
+    played), as :func:`_meld_hand` gives it, each suit's configuration read from the masks rather
+    than counted card by card."""
+    copies = tb.meld_values.shape[1] - 1
+    digits = _SUIT_DIGITS[copies // 2 - 1]
+    a, b, played = h1[q], h2[q], seen.played[q]
+    return meld_in_trump(_suit_held(a, b, played, 0, copies, digits), _suit_held(a, b, played, 1, copies, digits),
+                         _suit_held(a, b, played, 2, copies, digits), _suit_held(a, b, played, 3, copies, digits),
+                         trump, tb)
 
 
 @ijit

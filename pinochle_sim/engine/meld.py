@@ -33,7 +33,9 @@ _S8, _S32, _LOW16 = np.uint64(8), np.uint64(32), np.uint64(0xFFFF)
 
 
 @ijit
-def _digits(c, s, copies):
+def suit_digits(c, s, copies):
+    """:func:`suit_code` digit by digit, for any count vector (in the kernels, where a word read
+    of a small vector measured slower than the six digits: the meld check of ``pimc``)."""
     b, i = copies + 1, 6 * s
     return ((((c[i] * b + c[i + 1]) * b + c[i + 2]) * b + c[i + 3]) * b + c[i + 4]) * b + c[i + 5]
 
@@ -41,7 +43,7 @@ def _digits(c, s, copies):
 def suit_code(c, s, copies):
     """The configuration of suit ``s`` in count vector ``c``, as the suit tables index it: its
     six counts, ace first, as the digits of a number base ``copies + 1`` (``melds.suit_configs``)."""
-    return _digits.py_func(np.asarray(c, np.int64), s, copies)  # (int8 counts would overflow)
+    return suit_digits.py_func(np.asarray(c, np.int64), s, copies)  # (int8 counts would overflow)
 
 
 @overload(suit_code, inline="always")
@@ -50,11 +52,11 @@ def _suit_code(c, s, copies):
     at a time, the six counts paired into three 16-bit lanes (``3 a + b``) and the lanes weighed
     by one multiply; any other count vector by its plain digits."""
     if not (isinstance(c, types.Array) and c.dtype == types.int8 and c.layout == "C"):
-        return lambda c, s, copies: _digits(c, s, copies)
+        return lambda c, s, copies: suit_digits(c, s, copies)
 
     def by_word(c, s, copies):
         if copies != 2:
-            return _digits(c, s, copies)
+            return suit_digits(c, s, copies)
         at = min(6 * s, N_KINDS - 8)  # the word holding the suit, inside the vector
         x = load_word(c, at) >> np.uint64(8 * (6 * s - at))
         lanes = (x & _LANES) * np.uint64(3) + ((x >> _S8) & _LANES)
@@ -74,9 +76,7 @@ def hand_meld_all_trumps(c, tb, out):
     # apart, so it could not move a read of the hand above a write.
     k0, k1, k2, k3 = (suit_code(c, 0, copies), suit_code(c, 1, copies), suit_code(c, 2, copies),
                       suit_code(c, 3, copies))
-    cross = tb.suit_cross[0, k0] & tb.suit_cross[1, k1] & tb.suit_cross[2, k2] & tb.suit_cross[3, k3]
-    base = (table[SCORE_PLAIN, k0] + table[SCORE_PLAIN, k1] + table[SCORE_PLAIN, k2] + table[SCORE_PLAIN, k3]
-            + tb.cross_meld[cross])
+    base = _plain_meld(k0, k1, k2, k3, tb)
     out[0] = base + table[TRUMP_GAIN, k0]
     out[1] = base + table[TRUMP_GAIN, k1]
     out[2] = base + table[TRUMP_GAIN, k2]
@@ -84,14 +84,20 @@ def hand_meld_all_trumps(c, tb, out):
 
 
 @ijit
+def _plain_meld(k0, k1, k2, k3, tb):
+    """The meld, whatever the trump, of a hand whose four suits' configurations are ``k0`` to
+    ``k3`` (:func:`suit_code`): each suit's own melds as a plain suit and the melds across suits."""
+    table = tb.suit_meld
+    cross = tb.suit_cross[0, k0] & tb.suit_cross[1, k1] & tb.suit_cross[2, k2] & tb.suit_cross[3, k3]
+    return (table[SCORE_PLAIN, k0] + table[SCORE_PLAIN, k1] + table[SCORE_PLAIN, k2] + table[SCORE_PLAIN, k3]
+            + tb.cross_meld[cross])
+
+
+@ijit
 def meld_in_trump(k0, k1, k2, k3, trump, tb):
     """The meld in ``trump`` of a hand whose four suits' configurations are ``k0`` to ``k3``
     (:func:`suit_code`): one entry of :func:`hand_meld_all_trumps`."""
-    table = tb.suit_meld
-    cross = tb.suit_cross[0, k0] & tb.suit_cross[1, k1] & tb.suit_cross[2, k2] & tb.suit_cross[3, k3]
-    base = (table[SCORE_PLAIN, k0] + table[SCORE_PLAIN, k1] + table[SCORE_PLAIN, k2] + table[SCORE_PLAIN, k3]
-            + tb.cross_meld[cross])
-    return base + table[TRUMP_GAIN, (k0, k1, k2, k3)[trump]]
+    return _plain_meld(k0, k1, k2, k3, tb) + tb.suit_meld[TRUMP_GAIN, (k0, k1, k2, k3)[trump]]
 
 
 @ijit

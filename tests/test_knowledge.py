@@ -17,7 +17,7 @@ from pinochle_sim.engine.meld import meld_table, meld_used
 from pinochle_sim.engine.pimc import draw_world, new_scratch, pimc_card, walk_world
 from pinochle_sim.engine.play import SUIT, add_copy, beats, copies_in, legal_mask, to_masks
 from pinochle_sim.engine.search import Position
-from pinochle_sim.engine.tricks import Hands, policy_row
+from pinochle_sim.engine.tricks import POLICY_OPTIONS, Hands, in_full, policy_row
 from pinochle_sim.engine.hand import max_calls
 from pinochle_sim.studies.simulate import Setup
 from pinochle_sim.engine.variants import PLAYABLE, PRESETS, compile_variant, variant
@@ -573,3 +573,17 @@ def test_policy_specs():
                       ("pimc:close=21", "whole number from 0 to 20")):
         with pytest.raises(ValueError, match=says):
             policy_row(bad)
+
+
+def test_a_policy_in_full_names_every_option_and_plays_as_written():
+    """A result's provenance spells its play out in full (``pimc`` alone says nothing once the
+    defaults move): every option at its value in the preset, read back to the same kernel row."""
+    for preset in PRESETS:
+        for name in ("pimc", "pimc:worlds=40,infer=0", "pimc:objective=points,close=0", "contract", "random"):
+            full = in_full(name, preset)
+            assert np.array_equal(policy_row(full, preset)[1], policy_row(name, preset)[1])
+            base, _, options = full.partition(":")
+            assert [o.split("=")[0] for o in options.split(",") if o] == list(POLICY_OPTIONS.get(base, {}))
+    assert in_full("pimc", "classic") == "pimc:worlds=80,dd=4,infer=1,objective=score,calls=0,chain=16,close=6"
+    setup = Setup("classic", "pimc:worlds=40")
+    assert setup.provenance(1, 10)["play_policy_in_full"] == [in_full("pimc:worlds=40", "classic")] * 4

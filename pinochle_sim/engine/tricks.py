@@ -369,6 +369,17 @@ def policy_row(name: str, preset: str = "") -> tuple[str, np.ndarray]:
     return spec, row
 
 
+def in_full(name: str, preset: str = "") -> str:
+    """The policy ``name`` with every option written out at the value it takes in a variant made
+    from ``preset`` (``pimc`` -> ``pimc:worlds=80,dd=4,...``): what the play was whatever the
+    defaults become, for a result's provenance."""
+    spec, row = policy_row(name, preset)
+    base = spec.partition(":")[0]
+    options = POLICY_OPTIONS.get(base, {})
+    return base + "".join((":" if i == 0 else ",") + f"{key}={_option_text(base, key, int(row[1 + i]))}"
+                          for i, key in enumerate(options))
+
+
 def _option_text(policy: str, key: str, value: int) -> str:
     """An option's value as written: a number, or the name of a choice."""
     allowed = POLICY_RANGES[policy][key]

@@ -29,7 +29,7 @@ from .stats import t975, wilson
 from .tables import recommended_bid
 from .strategies import default_bidding, strategy
 from ..engine.variants import Variant, compile_variant, variant
-from ..engine.tricks import DEFAULT_POLICY
+from ..engine.tricks import DEFAULT_POLICY, in_full
 
 
 def _declared_chunk(setup: Setup, counts: np.ndarray, index: np.ndarray, dealer: int, trumps: np.ndarray,
@@ -234,6 +234,7 @@ def _advise(counts, v, deals, index, seed, confidence, policy, dealer, auction, 
         "recommended_bid": rec, "recommended_bid_range": [rec_lo, rec_hi],
         "confidence": confidence, "why": why,
         "provenance": {"variant": v.spec, "options": v.options(), "play_policy": policy,
+                       "play_policy_in_full": in_full(policy, v.name),
                        "bidding": model.spec, "seed": seed, "deals": deals,
                        "dealer": "every seat in turn" if dealer is None else dealer,
                        "method": f"the hand fixed, the other {DECK_SIZE - v.hand_size} cards dealt at random, "

@@ -34,7 +34,7 @@ from .declarer import cached_stats
 from .tables import recommended_grid
 from .strategies import DEFAULT_BIDDING, default_bidding, strategy
 from ..engine.variants import Variant, variant
-from ..engine.tricks import DEFAULT_POLICY
+from ..engine.tricks import DEFAULT_POLICY, in_full
 
 class CompareError(ValueError):
     """Variants that cannot be compared on the same deals: the message says why."""
@@ -70,7 +70,8 @@ class Comparison:
 
     def provenance(self) -> dict:
         return {"variants": [v.spec for v in self.variants], "baseline": self.variants[0].spec,
-                "deals": self.deals, "seed": self.seed, "play_policy": self.policy, "bidding": self.bidding,
+                "deals": self.deals, "seed": self.seed, "play_policy": self.policy,
+                "play_policy_in_full": [in_full(self.policy, v.name) for v in self.variants], "bidding": self.bidding,
                 "scale": "points per 250 trick points; shares as fractions",
                 "correction": "Holm, over every (variant, metric) difference",
                 "version": __version__}

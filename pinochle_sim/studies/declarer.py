@@ -25,7 +25,7 @@ from ..engine.hand import (BID_ACES, BID_MELD, BID_TENS, BID_TRUMPS, EVERY_SEAT,
 from ..engine.auction import MAX_CARDS, MAX_TRUMPS, N_BANDS
 from ..engine.deal import check_deals
 from ..engine.variants import Variant, band_width, variant
-from ..engine.tricks import DEFAULT_POLICY
+from ..engine.tricks import DEFAULT_POLICY, in_full
 
 N_BATCHES = 16        # independent batches of deals, for honest standard errors
 FEATURES = ("intercept", "aces", "tens", "trumps")
@@ -139,7 +139,8 @@ class DeclarerStats:
     # -- persistence ------------------------------------------------------------------------
     def provenance(self) -> dict:
         return {"variant": self.variant.spec, "options": self.variant.options(),
-                "play_policy": self.policy, "seed": self.seed, "deals": self.deals,
+                "play_policy": self.policy, "play_policy_in_full": in_full(self.policy, self.variant.name),
+                "seed": self.seed, "deals": self.deals,
                 "start": self.start, "declarers_per_deal": self.variant.players,
                 **({"double_dummy_from_trick": self.dd_from} if self.dd_from is not None else {}),
                 "version": __version__}

@@ -33,7 +33,7 @@ from .simulate import Setup
 from .stats import wilson
 from .strategies import Strategy, strategy
 from ..engine.variants import BOTH_PAST, R, Variant, variant
-from ..engine.tricks import DEFAULT_POLICY
+from ..engine.tricks import DEFAULT_POLICY, in_full
 
 _N_COLUMNS = len(COLUMNS)
 MAX_HANDS = 256  # a match still undecided after this many hands is a draw (none seen so far)
@@ -254,7 +254,8 @@ class Tournament:
     def provenance(self) -> dict:
         return {"variant": self.variant.spec, "strategies": self.strategies,
                 "matches_per_pairing": 2 * self.matches, "seed": self.seed,
-                "play_policy": self.policy, "duplicate": True, "version": __version__}
+                "play_policy": self.policy, "play_policy_in_full": in_full(self.policy, self.variant.name),
+                "duplicate": True, "version": __version__}
 
 
 @dataclass
@@ -312,7 +313,8 @@ class RoundTable:
     def provenance(self) -> dict:
         return {"variant": self.variant.spec, "strategies": self.strategies,
                 "matches_per_table": 3 * self.matches, "seed": self.seed, "play_policy": self.policy,
-                "seats_rotated": True, "version": __version__}
+                "play_policy_in_full": in_full(self.policy, self.variant.name), "seats_rotated": True,
+                "version": __version__}
 
 
 def round_table(v: Variant, strats: list[Strategy], matches: int, seed: int = 0,

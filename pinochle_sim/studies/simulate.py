@@ -20,7 +20,7 @@ from ..engine.cards import COPIES, N_KINDS, SUITS
 from ..engine.deal import check_deals
 from ..engine.hand import C, COLUMNS, TRUMP, Loop, columns, max_calls, play_rows, play_rows_dd, policy_codes
 from ..engine.variants import Variant, band_width, meld_unit, variant
-from ..engine.tricks import DEFAULT_POLICY
+from ..engine.tricks import DEFAULT_POLICY, in_full
 from ..files import atomic_write, sidecar
 from ..runs import HERE, Chunk, Run, Where, chunks_of
 from .strategies import Strategy, default_bidding, strategies_arrays, strategy
@@ -47,6 +47,7 @@ class Setup:
     def provenance(self, seed: int, deals: int, start: int = 0) -> dict:
         return {"variant": self.variant.spec, "options": self.variant.options(),
                 "play_policy": self.policy_names,
+                "play_policy_in_full": [in_full(n, self.variant.name) for n in self.policy_names],
                 "bidding": [b.spec for b in self.bidding],
                 "seed": seed, "deals": deals, "start": start, "version": __version__}
 

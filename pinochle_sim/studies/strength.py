@@ -11,6 +11,7 @@ import numpy as np
 
 from .. import __version__
 from ..engine.hand import side_of
+from ..engine.tricks import in_full
 from ..engine.variants import Variant, variant
 from ..runs import Where
 from .simulate import Setup, play
@@ -83,7 +84,9 @@ def strength(v: Variant | str, policy: str, against: str, deals: int = 2000, see
             dist_b.append(pts[:, 1 - r] - dd_side[:, 1 - r])
     d = np.mean(diffs, axis=0)
     diff, se, n = mean_se(d)
-    out = {"variant": v.spec, "policy": policy, "against": against, "deals": deals, "hands": n,
+    out = {"variant": v.spec, "policy": policy, "against": against,
+           "policy_in_full": in_full(policy, v.name), "against_in_full": in_full(against, v.name),
+           "deals": deals, "hands": n,
            "diff": diff, "se": se, "ci_low": diff - Z95 * se, "ci_high": diff + Z95 * se,
            "deals_to_show": deals_to_show(deals, diff, se),
            "metric": metric, "scale": (f"trick points per hand (of {v.trick_total})" if metric == "points" else

@@ -371,7 +371,7 @@ def policy_row(name: str, preset: str = "") -> tuple[str, np.ndarray]:
 
 def in_full(name: str, preset: str = "") -> str:
     """The policy ``name`` with every option written out at the value it takes in a variant made
-    from ``preset`` (``pimc`` -> ``pimc:worlds=80,dd=4,...``): what the play was whatever the
+    from ``preset`` (``pimc`` -> ``pimc:worlds=80,dd=5,...``): what the play was whatever the
     defaults become, for a result's provenance."""
     spec, row = policy_row(name, preset)
     base = spec.partition(":")[0]

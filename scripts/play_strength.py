@@ -57,7 +57,7 @@ def _presets(option: str) -> tuple[int, dict[int, list[str]]]:
 
 def _by_preset(option: str, unit: str = " tricks") -> str:
     """``pimc``'s default ``option`` with the presets that have their own, those of one value
-    together: ``3 tricks (5 in thousand, 4 in classic and classic-pass4)``."""
+    together: ``3 tricks (5 in thousand, classic and classic-pass4, 4 in modern-15)``."""
     default, presets = _presets(option)
     own = ", ".join(f"{n} in {_and(names)}" for n, names in presets.items())
     return f"{default}{unit}" + (f" ({own})" if own else "")

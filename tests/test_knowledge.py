@@ -545,8 +545,9 @@ def test_policy_specs():
     # close left out is the preset's (classic measured stronger at 6, classic-pass4 at 5); written out, the number
     spec, row = policy_row("pimc", "classic")
     assert spec == "pimc" and list(row) == [3, 80, 5, 1, 1, 0, 16, 6]
-    # so is dd (thousand and classic measured stronger at 5, classic-pass4 at 4)
+    # so is dd (thousand, classic and classic-pass4 measured stronger at 5, modern-15 at 4)
     for name, preset, dd in (("pimc", "thousand", 5), ("pimc", "classic", 5), ("pimc", "modern", 3),
+                             ("pimc", "modern-15", 4), ("pimc", "double-deck", 3), ("pimc", "classic-pass4", 5),
                              ("pimc:dd=3", "classic", 3),
                              ("pimc:dd=4", "classic-pass4", 4)):
         assert policy_row(name, preset)[1][2] == dd

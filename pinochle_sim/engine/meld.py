@@ -21,7 +21,7 @@ from .._numba import ijit, in_spans, load_word, njit
 from .cards import J, N_KINDS, Q, SUITS, CardError, card_name, hand_counts, kind, parse_suit
 from .deal import BLOCK
 from .melds import (ANY_TRUMP, AS_TRUMP, I_COMBO, I_KINDS, I_ROLE, I_RUN, MELDS, ROYAL, SCORE_PLAIN, TRUMP_GAIN,
-                    USED_BITS, USED_PLAIN, USED_TRUMP, copies, instance_value, meld_instances)
+                    USED_BITS, USED_PLAIN, USED_TRUMP, copies, instance_table, instance_value, meld_instances)
 from .variants import Variant, compile_variant, variant
 
 QS = kind(0, Q)
@@ -112,6 +112,11 @@ def value_of(c, j, tb):
     return instance_value(c, j, tb.melds, tb.meld_values, tb.run_mode, tb.extra_kq)
 
 
+#: The rows of the instance table (``melds.instance_table``, every variant's ``Tables.melds``) of the
+#: melds across suits, in order: :func:`meld_used` reads them without scanning the table.
+_ACROSS = np.flatnonzero(instance_table()[:, I_ROLE] == ANY_TRUMP).astype(np.int64)
+
+
 @ijit
 def meld_used(c, trump, tb, out):
     """Count vector (into ``out``) of the cards of ``c`` that take part in a scoring meld.
@@ -133,17 +138,12 @@ def meld_used(c, trump, tb, out):
         word = table[USED_TRUMP if s == trump else USED_PLAIN, code]
         for r in range(6):
             out[6 * s + r] = (word >> (USED_BITS * r)) & ((1 << USED_BITS) - 1)
-    m = 0
-    for j in range(inst.shape[0]):
-        m += inst[j, I_ROLE] == ANY_TRUMP
-    free = 0  # the meld's place among those across suits: its bits in ``cross``
-    for j in range(inst.shape[0]):
-        if inst[j, I_ROLE] != ANY_TRUMP:
-            continue
+    m = _ACROSS.shape[0]
+    for free in range(m):  # the meld's place among those across suits: its bits in ``cross``
+        j = _ACROSS[free]
         n = 0
         for level in range(held):
             n += (cross >> (level * m + free)) & 1
-        free += 1
         if mv[inst[j, I_COMBO], n] == 0:
             n = 0
         for q in range(I_KINDS, inst.shape[1]):

@@ -20,8 +20,9 @@ from numba.extending import overload
 from .._numba import ijit, in_spans, load_word, njit
 from .cards import J, N_KINDS, Q, SUITS, CardError, card_name, hand_counts, kind, parse_suit
 from .deal import BLOCK
-from .melds import (ANY_TRUMP, AS_TRUMP, I_COMBO, I_KINDS, I_ROLE, I_RUN, MELDS, ROYAL, SCORE_PLAIN, TRUMP_GAIN,
-                    USED_BITS, USED_PLAIN, USED_TRUMP, copies, instance_table, instance_value, meld_instances)
+from .melds import (ANY_TRUMP, AS_TRUMP, I_COMBO, I_KINDS, I_RUN, MELDS, ROYAL, SCORE_PLAIN, TRUMP_GAIN,
+                    USED_BITS, USED_PLAIN, USED_TRUMP, across_rows, copies, instance_table, instance_value,
+                    meld_instances)
 from .variants import Variant, compile_variant, variant
 
 QS = kind(0, Q)
@@ -112,9 +113,9 @@ def value_of(c, j, tb):
     return instance_value(c, j, tb.melds, tb.meld_values, tb.run_mode, tb.extra_kq)
 
 
-#: The rows of the instance table (``melds.instance_table``, every variant's ``Tables.melds``) of the
-#: melds across suits, in order: :func:`meld_used` reads them without scanning the table.
-_ACROSS = np.flatnonzero(instance_table()[:, I_ROLE] == ANY_TRUMP).astype(np.int64)
+#: The rows of the melds across suits in every variant's ``Tables.melds`` (``melds.instance_table``),
+#: in the order of ``Tables.suit_cross``' bits: :func:`meld_used` reads them without scanning the table.
+_ACROSS = across_rows(instance_table())
 
 
 @ijit

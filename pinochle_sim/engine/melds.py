@@ -213,6 +213,13 @@ def suit_tables(inst, mv, run_mode, extra_kq, configs, out):
         out[TRUMP_GAIN, code] = out[SCORE_TRUMP, code] - out[SCORE_PLAIN, code]
 
 
+def across_rows(inst: np.ndarray) -> np.ndarray:
+    """The rows of the instance table ``inst`` (:func:`instance_table`) of the melds that count
+    whatever the trump, in order: meld ``i`` of them owns bits ``(l - 1) * m + i`` of
+    :func:`cross_tables`' words."""
+    return np.flatnonzero(inst[:, I_ROLE] == ANY_TRUMP).astype(np.int64)
+
+
 def cross_tables(inst: np.ndarray, mv: np.ndarray, configs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The melds that count whatever the trump (``ANY_TRUMP``: the pinochle, the arounds) as
     lookups, from the instance table ``inst``, the values ``mv`` (a column per copies held, up
@@ -225,7 +232,7 @@ def cross_tables(inst: np.ndarray, mv: np.ndarray, configs: np.ndarray) -> tuple
     together have each meld's levels set up to the copies the hand holds, and index
     ``cross_meld`` (int32[2 ** (copies * m)]), their total value."""
     copies = mv.shape[1] - 1
-    free = np.flatnonzero(inst[:, I_ROLE] == ANY_TRUMP)
+    free = across_rows(inst)
     m = len(free)
     suit_cross = np.zeros((4, len(configs)), np.int64)
     words = np.arange(1 << (copies * m))

@@ -358,8 +358,7 @@ def policy_row(name: str, preset: str = "") -> tuple[str, np.ndarray]:
         if val is None or not val.strip().isdigit() or not low <= int(val) <= high:
             raise ValueError(f"play policy option {key} needs a whole number from {low} to {high}")
         values[key] = int(val)
-    spec = base + (":" + ",".join(f"{k}={_option_text(base, k, v)}" for k, v in values.items() if v != known[k])
-                   if any(values[k] != known[k] for k in known) else "")
+    spec = _spelled(base, {k: v for k, v in values.items() if v != known[k]})
     for key in BY_PRESET:
         if values.get(key) == PRESET:
             values[key] = preset_default(key, preset)
@@ -375,9 +374,12 @@ def in_full(name: str, preset: str = "") -> str:
     defaults become, for a result's provenance."""
     spec, row = policy_row(name, preset)
     base = spec.partition(":")[0]
-    options = POLICY_OPTIONS.get(base, {})
-    return base + "".join((":" if i == 0 else ",") + f"{key}={_option_text(base, key, int(row[1 + i]))}"
-                          for i, key in enumerate(options))
+    return _spelled(base, {key: int(row[1 + i]) for i, key in enumerate(POLICY_OPTIONS.get(base, {}))})
+
+
+def _spelled(policy: str, values: dict[str, int]) -> str:
+    """``policy`` written with the options ``values`` (none: the bare name)."""
+    return policy + (":" + ",".join(f"{k}={_option_text(policy, k, v)}" for k, v in values.items()) if values else "")
 
 
 def _option_text(policy: str, key: str, value: int) -> str:

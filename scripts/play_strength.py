@@ -22,7 +22,7 @@ import json
 import sys
 from pathlib import Path
 
-from pinochle_sim.engine.pimc import BY_PRESET
+from pinochle_sim.engine.pimc import BY_PRESET, preset_default
 from pinochle_sim.engine.variants import PLAYABLE
 from pinochle_sim.studies.dd import play_gap
 from pinochle_sim.files import atomic_write
@@ -61,6 +61,16 @@ def _by_preset(option: str, unit: str = " tricks") -> str:
     default, presets = _presets(option)
     own = ", ".join(f"{n} in {_and(names)}" for n, names in presets.items())
     return f"{default}{unit}" + (f" ({own})" if own else "")
+
+
+def _close() -> str:
+    """Where ``pimc`` solves the decisions in doubt before the tricks it solves (``close`` past
+    ``dd``) by default: ``4 tricks in modern and three-hand``; ``close`` never acts elsewhere."""
+    by: dict[int, list[str]] = {}
+    for v in VARIANTS:
+        if preset_default("close", v) > preset_default("dd", v):
+            by.setdefault(preset_default("close", v), []).append(v)
+    return ", ".join(f"{n} tricks in {_and(names)}" for n, names in by.items())
 
 
 def _infer() -> str:
@@ -138,7 +148,7 @@ def main(argv: list[str] | None = None) -> int:
         "the voids and failures to beat the play revealed and the contract (the default of every command); "
         f"`pimc`, the sampling player at its defaults ({_by_preset('worlds', '')} worlds a decision{_infer()}, "
         f"double dummy over the last {_by_preset('dd')} playing for the hand's score, and over the last "
-        f"{_by_preset('close')} where the rollouts find the contract in doubt, rollouts by the heuristic before). "
+        f"{_close()} where the rollouts find the contract in doubt, rollouts by the heuristic before). "
         "Written by `scripts/play_strength.py`.",
         "",
         "## Against double dummy",

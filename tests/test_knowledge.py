@@ -544,12 +544,12 @@ def test_policy_specs():
     assert spec == "pimc:close=0" and list(row) == [3, 80, 3, 0, 1, 0, 16, 0]
     # close left out is the preset's (classic measured stronger at 6, classic-pass4 at 5); written out, the number
     spec, row = policy_row("pimc", "classic")
-    assert spec == "pimc" and list(row) == [3, 80, 5, 1, 1, 0, 16, 6]
-    # so is dd (thousand, classic and classic-pass4 measured stronger at 5, modern-15 at 4)
-    for name, preset, dd in (("pimc", "thousand", 5), ("pimc", "classic", 5), ("pimc", "modern", 3),
-                             ("pimc", "modern-15", 4), ("pimc", "double-deck", 3), ("pimc", "classic-pass4", 5),
+    assert spec == "pimc" and list(row) == [3, 80, 6, 1, 1, 0, 16, 6]
+    # so is dd (classic and classic-pass4 measured stronger at 6, thousand at 5, modern-15 at 4)
+    for name, preset, dd in (("pimc", "thousand", 5), ("pimc", "classic", 6), ("pimc", "modern", 3),
+                             ("pimc", "modern-15", 4), ("pimc", "double-deck", 3), ("pimc", "classic-pass4", 6),
                              ("pimc:dd=3", "classic", 3),
-                             ("pimc:dd=4", "classic-pass4", 4)):
+                             ("pimc:dd=5", "classic-pass4", 5)):
         assert policy_row(name, preset)[1][2] == dd
     assert policy_row("pimc:dd=3", "thousand")[0] == "pimc:dd=3"
     # worlds is 80 in every preset (measured stronger than 40 in each); written out, the number, and spelled
@@ -585,6 +585,6 @@ def test_a_policy_in_full_names_every_option_and_plays_as_written():
             assert np.array_equal(policy_row(full, preset)[1], policy_row(name, preset)[1])
             base, _, options = full.partition(":")
             assert [o.split("=")[0] for o in options.split(",") if o] == list(POLICY_OPTIONS.get(base, {}))
-    assert in_full("pimc", "classic") == "pimc:worlds=80,dd=5,infer=1,objective=score,calls=0,chain=16,close=6"
+    assert in_full("pimc", "classic") == "pimc:worlds=80,dd=6,infer=1,objective=score,calls=0,chain=16,close=6"
     setup = Setup("classic", "pimc:worlds=40")
     assert setup.provenance(1, 10)["play_policy_in_full"] == [in_full("pimc:worlds=40", "classic")] * 4

@@ -548,6 +548,7 @@ def test_policy_specs():
     # so is dd (classic and classic-pass4 measured stronger at 6, thousand at 5, modern-15 at 4)
     for name, preset, dd in (("pimc", "thousand", 5), ("pimc", "classic", 6), ("pimc", "modern", 3),
                              ("pimc", "modern-15", 4), ("pimc", "double-deck", 3), ("pimc", "classic-pass4", 6),
+                             ("pimc", "three-hand", 3),
                              ("pimc:dd=3", "classic", 3),
                              ("pimc:dd=5", "classic-pass4", 5)):
         assert policy_row(name, preset)[1][2] == dd

@@ -57,7 +57,7 @@ def _presets(option: str) -> tuple[int, dict[int, list[str]]]:
 
 def _by_preset(option: str, unit: str = " tricks") -> str:
     """``pimc``'s default ``option`` with the presets that have their own, those of one value
-    together: ``3 tricks (6 in classic and classic-pass4, 5 in thousand, 4 in modern-15)``."""
+    together: ``3 tricks (6 in classic and classic-pass4, 5 in thousand, modern, modern-15 and three-hand)``."""
     default, presets = _presets(option)
     own = ", ".join(f"{n} in {_and(names)}" for n, names in presets.items())
     return f"{default}{unit}" + (f" ({own})" if own else "")
@@ -65,7 +65,7 @@ def _by_preset(option: str, unit: str = " tricks") -> str:
 
 def _close() -> str:
     """Where ``pimc`` solves the decisions in doubt before the tricks it solves (``close`` past
-    ``dd``) by default: ``4 tricks in modern, three-hand and double-deck``; it never acts elsewhere."""
+    ``dd``) by default: ``4 tricks in double-deck``; it never acts elsewhere."""
     by: dict[int, list[str]] = {}
     for v in VARIANTS:
         close = preset_default("close", v)

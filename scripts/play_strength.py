@@ -57,7 +57,7 @@ def _presets(option: str) -> tuple[int, dict[int, list[str]]]:
 
 def _by_preset(option: str, unit: str = " tricks") -> str:
     """``pimc``'s default ``option`` with the presets that have their own, those of one value
-    together: ``3 tricks (6 in classic and classic-pass4, 5 in thousand, modern, modern-15 and three-hand)``."""
+    together: ``3 tricks (6 in classic, classic-pass4 and modern, 5 in thousand, modern-15 and three-hand)``."""
     default, presets = _presets(option)
     own = ", ".join(f"{n} in {_and(names)}" for n, names in presets.items())
     return f"{default}{unit}" + (f" ({own})" if own else "")

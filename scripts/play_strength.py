@@ -57,21 +57,26 @@ def _presets(option: str) -> tuple[int, dict[int, list[str]]]:
 
 def _by_preset(option: str, unit: str = " tricks") -> str:
     """``pimc``'s default ``option`` with the presets that have their own, those of one value
-    together: ``3 tricks (6 in classic, classic-pass4 and modern, 5 in thousand, modern-15 and three-hand)``."""
+    together: ``3 tricks (6 in classic and modern, 5 in thousand)``; where every variant has its own,
+    those alone: ``6 tricks in classic and modern, 5 in thousand, ...``."""
     default, presets = _presets(option)
     own = ", ".join(f"{n} in {_and(names)}" for n, names in presets.items())
+    if set(VARIANTS) <= {v for names in presets.values() for v in names}:
+        return own.replace(" in ", f"{unit} in ", 1)
     return f"{default}{unit}" + (f" ({own})" if own else "")
 
 
 def _close() -> str:
     """Where ``pimc`` solves the decisions in doubt before the tricks it solves (``close`` past
-    ``dd``) by default: ``4 tricks in double-deck``; it never acts elsewhere."""
+    ``dd``) by default, as a clause after a comma: ``, and over the last 4 tricks in double-deck
+    where ...``; nothing where it never acts (every preset since double-deck's ``dd`` reached 4)."""
     by: dict[int, list[str]] = {}
     for v in VARIANTS:
         close = preset_default("close", v)
         if close > preset_default("dd", v):
             by.setdefault(close, []).append(v)
-    return ", ".join(f"{n} tricks in {_and(names)}" for n, names in by.items())
+    where = ", ".join(f"{n} tricks in {_and(names)}" for n, names in by.items())
+    return f", and over the last {where} where the rollouts find the contract in doubt" if where else ""
 
 
 def _infer() -> str:
@@ -148,8 +153,8 @@ def main(argv: list[str] | None = None) -> int:
         "and the cards played; `contract`, the same player knowing the melds laid down, the cards passed, "
         "the voids and failures to beat the play revealed and the contract (the default of every command); "
         f"`pimc`, the sampling player at its defaults ({_by_preset('worlds', '')} worlds a decision{_infer()}, "
-        f"double dummy over the last {_by_preset('dd')} playing for the hand's score, and over the last "
-        f"{_close()} where the rollouts find the contract in doubt, rollouts by the heuristic before). "
+        f"double dummy over the last {_by_preset('dd')} playing for the hand's score{_close()}, "
+        "rollouts by the heuristic before). "
         "Written by `scripts/play_strength.py`.",
         "",
         "## Against double dummy",

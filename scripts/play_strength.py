@@ -153,7 +153,7 @@ def main(argv: list[str] | None = None) -> int:
         "and the cards played; `contract`, the same player knowing the melds laid down, the cards passed, "
         "the voids and failures to beat the play revealed and the contract (the default of every command); "
         f"`pimc`, the sampling player at its defaults ({_by_preset('worlds', '')} worlds a decision{_infer()}, "
-        f"double dummy over the last {_by_preset('dd')} playing for the hand's score{_close()}, "
+        f"double dummy over the last {_by_preset('dd')}, playing for the hand's score{_close()}, "
         "rollouts by the heuristic before). "
         "Written by `scripts/play_strength.py`.",
         "",

@@ -60,10 +60,11 @@ def _by_preset(option: str, unit: str = " tricks") -> str:
     together: ``3 tricks (6 in classic and modern, 5 in thousand)``; where every variant has its own,
     those alone: ``6 tricks in classic and modern, 5 in thousand, ...``."""
     default, presets = _presets(option)
-    own = ", ".join(f"{n} in {_and(names)}" for n, names in presets.items())
-    if set(VARIANTS) <= {v for names in presets.values() for v in names}:
-        return own.replace(" in ", f"{unit} in ", 1)
-    return f"{default}{unit}" + (f" ({own})" if own else "")
+    own = [f"{n} in {_and(names)}" for n, names in presets.items()]
+    if set(VARIANTS) <= {v for names in presets.values() for v in names}:  # the default plays nowhere
+        n, names = next(iter(presets.items()))
+        return ", ".join([f"{n}{unit} in {_and(names)}"] + own[1:])
+    return f"{default}{unit}" + (f" ({', '.join(own)})" if own else "")
 
 
 def _close() -> str:

@@ -57,7 +57,7 @@ WORLDS_BY_PRESET: dict[str, int] = {}
 #: cost its search affords (CHANGELOG, 2026-12-05 and -06); 3 serves a preset added without one.
 DD_TRICKS = 3
 DD_BY_PRESET = {"classic": 6, "classic-pass4": 6, "thousand": 5, "modern": 6, "modern-15": 6, "three-hand": 6,
-                "double-deck": 5}
+                "double-deck": 6}
 #: Default tricks left from which a decision whose rollouts find the contract in doubt is solved
 #: double dummy (on fresh worlds): at most ``dd`` is never. A preset of :data:`CLOSE_BY_PRESET`
 #: has its own, measured so (docs/card-play.md has the figures). Where a preset's ``dd`` reached its

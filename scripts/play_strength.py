@@ -57,13 +57,9 @@ def _presets(option: str) -> tuple[int, dict[int, list[str]]]:
 
 def _by_preset(option: str, unit: str = " tricks") -> str:
     """``pimc``'s default ``option`` with the presets that have their own, those of one value
-    together: ``3 tricks (6 in classic and modern, 5 in thousand)``; where every variant has its own,
-    those alone: ``6 tricks in classic and modern, 5 in thousand, ...``."""
+    together: ``6 tricks (5 in thousand)``."""
     default, presets = _presets(option)
     own = [f"{n} in {_and(names)}" for n, names in presets.items()]
-    if set(VARIANTS) <= {v for names in presets.values() for v in names}:  # the default plays nowhere
-        n, names = next(iter(presets.items()))
-        return ", ".join([f"{n}{unit} in {_and(names)}"] + own[1:])
     return f"{default}{unit}" + (f" ({', '.join(own)})" if own else "")
 
 

@@ -531,17 +531,17 @@ def test_policy_specs():
     spec, row = policy_row("pimc:dd=2,worlds=10")
     assert spec == "pimc:worlds=10,dd=2" and list(row) == [3, 10, 2, 0, 1, 0, 16, 4]
     spec, row = policy_row("pimc:infer=1")
-    assert spec == "pimc:infer=1" and list(row) == [3, 80, 3, 1, 1, 0, 16, 4]
+    assert spec == "pimc:infer=1" and list(row) == [3, 80, 6, 1, 1, 0, 16, 4]
     spec, row = policy_row("pimc:objective=score,infer=0")
-    assert spec == "pimc:infer=0" and list(row) == [3, 80, 3, 0, 1, 0, 16, 4]
+    assert spec == "pimc:infer=0" and list(row) == [3, 80, 6, 0, 1, 0, 16, 4]
     spec, row = policy_row("pimc:objective=points")
-    assert spec == "pimc:objective=points" and list(row) == [3, 80, 3, 0, 0, 0, 16, 4]
+    assert spec == "pimc:objective=points" and list(row) == [3, 80, 6, 0, 0, 0, 16, 4]
     spec, row = policy_row("pimc:calls=1,infer=1")
-    assert spec == "pimc:infer=1,calls=1" and list(row) == [3, 80, 3, 1, 1, 1, 16, 4]
+    assert spec == "pimc:infer=1,calls=1" and list(row) == [3, 80, 6, 1, 1, 1, 16, 4]
     spec, row = policy_row("pimc:calls=1,chain=0")
-    assert spec == "pimc:calls=1,chain=0" and list(row) == [3, 80, 3, 0, 1, 1, 0, 4]
+    assert spec == "pimc:calls=1,chain=0" and list(row) == [3, 80, 6, 0, 1, 1, 0, 4]
     spec, row = policy_row("pimc:close=0")
-    assert spec == "pimc:close=0" and list(row) == [3, 80, 3, 0, 1, 0, 16, 0]
+    assert spec == "pimc:close=0" and list(row) == [3, 80, 6, 0, 1, 0, 16, 0]
     # close left out is the preset's (classic measured stronger at 6, classic-pass4 at 5); written out, the number
     spec, row = policy_row("pimc", "classic")
     assert spec == "pimc" and list(row) == [3, 80, 6, 1, 1, 0, 16, 6]

@@ -52,12 +52,11 @@ from .variants import R
 #: preset (CHANGELOG, 2026-12-05). A preset of :data:`WORLDS_BY_PRESET` would have its own.
 WORLDS = 80
 WORLDS_BY_PRESET: dict[str, int] = {}
-#: Default tricks left (the current one counted) from which worlds are solved double dummy. Every
-#: preset has its own in :data:`DD_BY_PRESET`, where duplicate matches measured it stronger at a
-#: cost its search affords (CHANGELOG, 2026-12-05 and -06); 3 serves a preset added without one.
-DD_TRICKS = 3
-DD_BY_PRESET = {"classic": 6, "classic-pass4": 6, "thousand": 5, "modern": 6, "modern-15": 6, "three-hand": 6,
-                "double-deck": 6}
+#: Default tricks left (the current one counted) from which worlds are solved double dummy: 6, where
+#: duplicate matches measured it stronger at a cost its search affords in every preset but those of
+#: :data:`DD_BY_PRESET`, which have their own (CHANGELOG, 2026-12-05 and -06).
+DD_TRICKS = 6
+DD_BY_PRESET = {"thousand": 5}
 #: Default tricks left from which a decision whose rollouts find the contract in doubt is solved
 #: double dummy (on fresh worlds): at most ``dd`` is never. A preset of :data:`CLOSE_BY_PRESET`
 #: has its own, measured so (docs/card-play.md has the figures). Where a preset's ``dd`` reached its

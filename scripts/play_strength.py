@@ -65,8 +65,8 @@ def _by_preset(option: str, unit: str = " tricks") -> str:
 
 def _close() -> str:
     """Where ``pimc`` solves the decisions in doubt before the tricks it solves (``close`` past
-    ``dd``) by default, as a clause after a comma: ``, and over the last 4 tricks in double-deck
-    where ...``; nothing where it never acts (every preset since double-deck's ``dd`` reached 4)."""
+    ``dd``) by default, as a clause after a comma: ``, and over the last 6 tricks in thousand
+    where ...``; nothing where it acts in no preset."""
     by: dict[int, list[str]] = {}
     for v in VARIANTS:
         close = preset_default("close", v)

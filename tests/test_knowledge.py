@@ -560,8 +560,8 @@ def test_policy_specs():
                                  ("pimc:worlds=40", "thousand", 40), ("pimc:worlds=40", "double-deck", 40)):
         assert policy_row(name, preset)[1][1] == worlds
     assert policy_row("pimc:worlds=40", "thousand")[0] == "pimc:worlds=40"
-    for name, preset, close in (("pimc", "classic-pass4", 5), ("pimc", "thousand", 4), ("pimc:close=4", "classic", 4),
-                                ("pimc:close=6", "thousand", 6), ("pimc", "modern-15", 4)):
+    for name, preset, close in (("pimc", "classic-pass4", 5), ("pimc", "thousand", 6), ("pimc:close=4", "classic", 4),
+                                ("pimc:close=4", "thousand", 4), ("pimc", "modern-15", 4)):
         assert policy_row(name, preset)[1][7] == close
     assert policy_row("pimc:close=4", "thousand")[0] == "pimc:close=4"
     # so is infer (measured stronger at 80 worlds in thousand, modern-15, classic, classic-pass4 and double-deck)

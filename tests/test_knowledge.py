@@ -542,7 +542,8 @@ def test_policy_specs():
     assert spec == "pimc:calls=1,chain=0" and list(row) == [3, 80, 6, 0, 1, 1, 0, 4]
     spec, row = policy_row("pimc:close=0")
     assert spec == "pimc:close=0" and list(row) == [3, 80, 6, 0, 1, 0, 16, 0]
-    # close left out is the preset's (classic measured stronger at 6, classic-pass4 at 5); written out, the number
+    # close left out is the preset's (classic and thousand measured stronger at 6, classic-pass4 at 5); written out,
+    # the number
     spec, row = policy_row("pimc", "classic")
     assert spec == "pimc" and list(row) == [3, 80, 6, 1, 1, 0, 16, 6]
     # so is dd (classic, classic-pass4, modern, modern-15, three-hand and double-deck measured stronger at 6,

@@ -60,8 +60,8 @@ DD_BY_PRESET = {"thousand": 5}
 #: Default tricks left from which a decision whose rollouts find the contract in doubt is solved
 #: double dummy (on fresh worlds): at most ``dd`` is never. A preset of :data:`CLOSE_BY_PRESET`
 #: has its own, measured so (docs/card-play.md has the figures). Where a preset's ``dd`` reached its
-#: ``close`` it no longer acts (every preset but ``thousand`` now); it stays so that each preset's
-#: player before a step in ``dd`` (``pimc:dd=5`` in ``classic``) is that player, option for option.
+#: ``close`` it no longer acts (read the two tables); it stays so that each preset's player before a
+#: step in ``dd`` (``pimc:dd=5`` in ``classic``) is that player, option for option.
 CLOSE = 4
 CLOSE_BY_PRESET = {"classic": 6, "classic-pass4": 5, "thousand": 6}
 #: Default: worlds drawn from the cards alone, not checked against the meld not shown. A preset of

@@ -546,14 +546,15 @@ def test_policy_specs():
     # the number
     spec, row = policy_row("pimc", "classic")
     assert spec == "pimc" and list(row) == [3, 80, 6, 1, 1, 0, 16, 6]
-    # so is dd (classic, classic-pass4, modern, modern-15, three-hand and double-deck measured stronger at 6,
-    # thousand at 5)
+    # so is dd (classic, classic-pass4, modern, modern-15 and three-hand measured stronger at 6, thousand at 5,
+    # double-deck at 7)
     for name, preset, dd in (("pimc", "thousand", 5), ("pimc", "classic", 6), ("pimc", "modern", 6),
-                             ("pimc", "modern-15", 6), ("pimc", "double-deck", 6), ("pimc", "classic-pass4", 6),
+                             ("pimc", "modern-15", 6), ("pimc", "double-deck", 7), ("pimc", "classic-pass4", 6),
                              ("pimc", "three-hand", 6), ("pimc:dd=5", "modern", 5), ("pimc:dd=5", "modern-15", 5),
                              ("pimc:dd=3", "classic", 3), ("pimc:dd=3", "double-deck", 3),
                              ("pimc:dd=5", "classic-pass4", 5), ("pimc:dd=5", "three-hand", 5),
-                             ("pimc:dd=4", "double-deck", 4), ("pimc:dd=5", "double-deck", 5)):
+                             ("pimc:dd=4", "double-deck", 4), ("pimc:dd=5", "double-deck", 5),
+                             ("pimc:dd=6", "double-deck", 6)):
         assert policy_row(name, preset)[1][2] == dd
     assert policy_row("pimc:dd=3", "thousand")[0] == "pimc:dd=3"
     # worlds is 80 in every preset (measured stronger than 40 in each); written out, the number, and spelled

@@ -49,7 +49,7 @@ def test_only_a_sampling_play_has_a_search():
     assert Setup("thousand", "pimc:close=4").loop.search == 5 * 4
     assert Setup("modern", "pimc:close=0").loop.search == 6 * 4               # modern: dd=6 tricks
     assert Setup("three-hand", "pimc:close=0").loop.search == 6 * 3           # three-hand: dd=6 tricks of 3 cards
-    assert Setup("double-deck", "pimc:close=0").loop.search == 6 * 4          # double-deck: dd=6
+    assert Setup("double-deck", "pimc:close=0").loop.search == 7 * 4          # double-deck: dd=7
     assert Setup("double-deck", "pimc:dd=3").loop.search == 4 * 4             # close=4 tricks
     assert Setup("three-hand", ["contract", "pimc:dd=20", "pimc:dd=0"]).loop.search == 15 * 3
     assert Setup("classic", ["contract", "pimc:dd=0", "contract", "contract"]).loop.search == 6 * 4  # classic: close=6

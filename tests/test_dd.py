@@ -13,7 +13,8 @@ from naive import (RANKS, SUITS, names, naive_double_dummy, naive_follow, naive_
 import pinochle_sim as ps
 from pinochle_sim.engine.cards import hand_counts
 from pinochle_sim.engine.play import to_masks
-from pinochle_sim.engine.search import Position, first_guess, new_space, rel_key, sure_trumps
+from pinochle_sim.engine.search import (MEMO, Position, first_guess, memo_suit_key, new_space, rel_key, suit_key,
+                                        sure_trumps)
 from pinochle_sim.engine.variants import PLAYABLE, PRESETS, R, compile_variant
 from pinochle_sim.studies.dd import double_dummy, trick_value
 from pinochle_sim.studies.records import hands_at
@@ -154,6 +155,33 @@ def test_sure_trumps_equal_their_naive_twin(name):
         trump, team = rng.randrange(4), rng.randrange(v.teams)
         want = naive_sure_trumps(counts, trump, team, v)
         assert sure_trumps(h1.copy(), h2.copy(), trump, tb.card_points, tb.team, team) == want, (counts, trump)
+
+
+@pytest.mark.parametrize("name", list(PLAYABLE))
+def test_the_memo_of_the_key_gives_each_suits_part(name):
+    """The search reads each suit's part of the key through a memo (``memo_suit_key``): on hands
+    dealt and thinned at random (double-deck: up to four copies in one hand, read from both masks'
+    high bits), every read, the first and those that find it in the memo, gives the part as
+    ``suit_key`` makes it, in a memo so small that entries keep replacing one another too."""
+    v = PRESETS[name]
+    tb = compile_variant(v)
+    base = tb.rules[R.copies] + 1
+    rng = random.Random(sum(map(ord, name)) + 11)
+    small = np.zeros(3 * 4, np.uint64)
+    full = np.zeros(3 * MEMO, np.uint64)
+    seen = []
+    for _ in range(150):
+        deal = ps.deal(1, seed=rng.randrange(10**6), v=v)[0]
+        counts = [np.array(deal[p]) for p in range(v.players)]
+        for c in counts:
+            for k in range(24):
+                c[k] = rng.randint(0, int(c[k]))
+        seen.append(np.array([to_masks(c) for c in counts], np.int64).T)
+    for h1, h2 in seen + seen[::-1]:
+        for suit in range(4):
+            want = suit_key(h1, h2, suit, tb.point_class, base)
+            assert memo_suit_key(h1, h2, suit, tb.point_class, base, full) == want
+            assert memo_suit_key(h1, h2, suit, tb.point_class, base, small) == want
 
 
 def test_the_key_tells_apart_every_lie_of_four_copies():

@@ -16,7 +16,8 @@ otherwise cost two atomic counter updates, and made the search two to three time
   first on the next visit. Where some ranks are worth alike (``classic``'s A, 10 and K) it is
   keyed by relative rank (:func:`rel_key`): each suit as the kinds still out, in order, each by
   who holds its copies and what it is worth, and the leader, with cards in a row that one seat
-  holds alone and that are worth alike counted as a group. Once cards are gone, positions that
+  holds alone and that are worth alike counted as a group (each suit's part remembered by the
+  suit's cards in every hand, :func:`memo_suit_key`). Once cards are gone, positions that
   differ only in which ranks of a worth are left (an ace where a ten was, the other ace and both
   tens played; both aces in one hand, or its ace and ten) share one entry: their values are
   equal, as the rules read only the order of the cards and their points. Where every rank has
@@ -76,14 +77,15 @@ class Space(NamedTuple):
     entry's lower and upper bounds, the lead that settled it as a relative place
     (:func:`rel_place`) and its cards left, packed by :func:`_entry`; a bucket of two entries
     is four words in a row, so one probe reads one stretch of memory), the stack (frames, move
-    lists, the key of each trick start and its suits' parts), one level per card still to play,
-    the root's move order, the count of positions entered (``nodes[0]``, for measuring) and the
-    killer lead of each level (the last lead that cut the search off there)."""
+    lists and the key of each trick start), one level per card still to play, the memo of the
+    suits' parts of the key (:func:`memo_suit_key`), the root's move order, the count of
+    positions entered (``nodes[0]``, for measuring) and the killer lead of each level (the last
+    lead that cut the search off there)."""
     tt: np.ndarray
     frames: np.ndarray
     moves: np.ndarray
     keys: np.ndarray
-    suit_keys: np.ndarray
+    memo: np.ndarray
     order: np.ndarray
     nodes: np.ndarray
     killer: np.ndarray
@@ -120,7 +122,7 @@ def new_space(cards_left, relative=True):
     n = _table_size(cards_left, relative) if cards_left >= 0 else 0
     return Space(np.zeros(2 * n, np.uint64), np.full((cards_left + 1, N_FIELDS), -1, np.int64),
                  np.zeros((cards_left + 1, 24), np.int64), np.zeros(cards_left + 1, np.uint64),
-                 np.zeros((cards_left + 1, 4), np.uint64), np.empty(24, np.int64), np.zeros(1, np.int64),
+                 np.zeros(3 * MEMO, np.uint64), np.empty(24, np.int64), np.zeros(1, np.int64),
                  np.full(cards_left + 1, -1, np.int64))
 
 
@@ -131,13 +133,13 @@ def fresh_space(sp, cards_left):
     same table whatever space it was carved from). Allocates nothing."""
     n = _table_size(cards_left, True)
     m = cards_left + 1
-    out = Space(sp.tt[:2 * n], sp.frames[:m], sp.moves[:m], sp.keys[:m], sp.suit_keys[:m], sp.order, sp.nodes,
+    out = Space(sp.tt[:2 * n], sp.frames[:m], sp.moves[:m], sp.keys[:m], sp.memo, sp.order, sp.nodes,
                 sp.killer[:m])
     out.tt[:] = 0
     out.frames[:] = -1
     out.moves[:] = 0
     out.keys[:] = 0
-    out.suit_keys[:] = 0
+    out.memo[:] = 0
     out.nodes[0] = 0
     out.killer[:] = -1
     return out
@@ -232,6 +234,37 @@ def suit_key(h1, h2, suit, pclass, base):
     return _mix(y + np.uint64(suit) * np.uint64(0x9E3779B97F4A7C15))
 
 
+#: Entries of the memo of suits' parts of the key (a power of two): three words each, the suit's
+#: cards in every hand (two words) and its part.
+MEMO = 1 << 12
+
+
+@ijit
+def memo_suit_key(h1, h2, suit, pclass, base, memo):
+    """:func:`suit_key`, read from ``memo`` where the suit's cards in every hand were met before
+    (a search meets few of them, many times): as cheap as the cards are to read, where the part
+    itself takes a walk over every kind and seat. ``memo``: three words an entry, a power of two
+    entries (:data:`MEMO` in the search), each place holding the last suit met there."""
+    sh = 6 * suit
+    a = np.uint64(suit + 1)
+    b = np.uint64(0)
+    for s in range(h1.shape[0]):
+        x, y = h1[s], h2[s]
+        f = np.uint64(((((x >> sh) & 63) << 6) | ((y >> sh) & 63)) << 12
+                      | ((((x >> (sh + HIGH)) & 63) << 6) | ((y >> (sh + HIGH)) & 63)))
+        if s < 2:
+            a = (a << np.uint64(24)) | f
+        else:
+            b = (b << np.uint64(24)) | f
+    h = (a * np.uint64(0x9E3779B97F4A7C15)) ^ (b * np.uint64(0xC2B2AE3D27D4EB4F))
+    i = 3 * np.int64((h >> np.uint64(40)) & np.uint64(memo.shape[0] // 3 - 1))
+    if memo[i] == a and memo[i + 1] == b:
+        return memo[i + 2]
+    k = suit_key(h1, h2, suit, pclass, base)
+    memo[i], memo[i + 1], memo[i + 2] = a, b, k
+    return k
+
+
 @ijit
 def rel_key(h1, h2, leader, pclass, base):
     """The key of a trick start by relative rank: the kinds still out in each suit, in order,
@@ -241,8 +274,7 @@ def rel_key(h1, h2, leader, pclass, base):
     they are as good as one another). Two positions with one key are one position but for the
     names of the ranks, so they have one value (and a lead in one is a lead in the other, or
     as good: :func:`rel_card`). ``base``: one more than the copies of a card in the deck. The
-    search keeps each suit's part (:func:`suit_key`) and makes again only those of the suits a
-    trick touched."""
+    search reads each suit's part through its memo (:func:`memo_suit_key`)."""
     x = _mix(np.uint64(leader + 1))
     for suit in range(4):
         x ^= suit_key(h1, h2, suit, pclass, base)
@@ -405,7 +437,7 @@ def search(h1, h2, pos, alpha, beta, trump, max_team, tb, sp):
     fail-soft: a value at or below ``alpha`` is an upper bound, at or above ``beta`` a lower
     bound. ``sp``: the :class:`Space` (its table carries over between calls on one hand)."""
     rules, points, team = tb.rules, tb.card_points, tb.team
-    tt, fr, mv, ks, sk, _, nodes, killer = sp
+    tt, fr, mv, ks, memo, _, nodes, killer = sp
     seat, j, lead, win, win_seat, table, pot, cards, left = pos
     players = h1.shape[0]
     last = rules[R.last_trick]
@@ -449,20 +481,9 @@ def search(h1, h2, pos, alpha, beta, trump, max_team, tb, sp):
             first = -1
             if not done and j == 0:
                 if relative:
-                    # each suit's part of the key: made again only for the suits of the last
-                    # trick's cards when the search saw that trick start
-                    touched = 15
-                    if d >= players and fr[d - players, F_J] == 0:
-                        touched = 0
-                        for b in range(d - players, d):
-                            touched |= 1 << SUIT[fr[b, F_CARD]]
                     key = _mix(np.uint64(seat + 1))
                     for suit in range(4):
-                        if touched >> suit & 1:
-                            sk[d, suit] = suit_key(h1, h2, suit, pclass, base)
-                        else:
-                            sk[d, suit] = sk[d - players, suit]
-                        key ^= sk[d, suit]
+                        key ^= memo_suit_key(h1, h2, suit, pclass, base, memo)
                     ks[d] = key
                 else:
                     key = ks[d] ^ _Z[192 + seat]

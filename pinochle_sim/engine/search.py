@@ -246,16 +246,15 @@ def memo_suit_key(h1, h2, suit, pclass, base, memo):
     itself takes a walk over every kind and seat. ``memo``: three words an entry, a power of two
     entries (:data:`MEMO` in the search), each place holding the last suit met there."""
     sh = 6 * suit
-    a = np.uint64(suit + 1)
-    b = np.uint64(0)
+    a = suit + 1 << 56
+    b = 0
     for s in range(h1.shape[0]):
         x, y = h1[s], h2[s]
-        f = np.uint64(((((x >> sh) & 63) << 6) | ((y >> sh) & 63)) << 12
-                      | ((((x >> (sh + HIGH)) & 63) << 6) | ((y >> (sh + HIGH)) & 63)))
-        if s < 2:
-            a = (a << np.uint64(24)) | f
-        else:
-            b = (b << np.uint64(24)) | f
+        a |= (((x >> sh) & 63) | (((y >> sh) & 63) << 6)) << (12 * s)
+        if base > 3:  # the third and fourth copies
+            b |= (((x >> (sh + HIGH)) & 63) | (((y >> (sh + HIGH)) & 63) << 6)) << (12 * s)
+    a = np.uint64(a)
+    b = np.uint64(b)
     h = (a * np.uint64(0x9E3779B97F4A7C15)) ^ (b * np.uint64(0xC2B2AE3D27D4EB4F))
     i = 3 * np.int64((h >> np.uint64(40)) & np.uint64(memo.shape[0] // 3 - 1))
     if memo[i] == a and memo[i + 1] == b:

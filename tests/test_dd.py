@@ -138,6 +138,19 @@ def test_four_copies_of_a_card_equal_exhaustive_minimax():
     assert most >= 3
 
 
+def _thinned_deals(v, rng, n):
+    """``n`` deals of ``v`` with some cards of each hand played at random: each hand's counts."""
+    out = []
+    for _ in range(n):
+        deal = ps.deal(1, seed=rng.randrange(10**6), v=v)[0]
+        counts = [np.array(deal[p]) for p in range(v.players)]
+        for c in counts:
+            for k in range(24):
+                c[k] = rng.randint(0, int(c[k]))
+        out.append(counts)
+    return out
+
+
 @pytest.mark.parametrize("name", list(PLAYABLE))
 def test_sure_trumps_equal_their_naive_twin(name):
     """The sure trumps that bound the search (read from masks) against counting them rank by
@@ -145,12 +158,7 @@ def test_sure_trumps_equal_their_naive_twin(name):
     v = PRESETS[name]
     tb = compile_variant(v)
     rng = random.Random(sum(map(ord, name)) + 7)
-    for _ in range(200):
-        deal = ps.deal(1, seed=rng.randrange(10**6), v=v)[0]
-        counts = [np.array(deal[p]) for p in range(v.players)]
-        for c in counts:  # some cards played
-            for k in range(24):
-                c[k] = rng.randint(0, int(c[k]))
+    for counts in _thinned_deals(v, rng, 200):
         h1, h2 = np.array([to_masks(c) for c in counts], np.int64).T
         trump, team = rng.randrange(4), rng.randrange(v.teams)
         want = naive_sure_trumps(counts, trump, team, v)
@@ -169,14 +177,7 @@ def test_the_memo_of_the_key_gives_each_suits_part(name):
     rng = random.Random(sum(map(ord, name)) + 11)
     small = np.zeros(3 * 4, np.uint64)
     full = np.zeros(3 * MEMO, np.uint64)
-    seen = []
-    for _ in range(150):
-        deal = ps.deal(1, seed=rng.randrange(10**6), v=v)[0]
-        counts = [np.array(deal[p]) for p in range(v.players)]
-        for c in counts:
-            for k in range(24):
-                c[k] = rng.randint(0, int(c[k]))
-        seen.append(np.array([to_masks(c) for c in counts], np.int64).T)
+    seen = [np.array([to_masks(c) for c in counts], np.int64).T for counts in _thinned_deals(v, rng, 150)]
     for h1, h2 in seen + seen[::-1]:
         for suit in range(4):
             want = suit_key(h1, h2, suit, tb.point_class, base)

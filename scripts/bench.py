@@ -13,8 +13,8 @@ same work (``ref_*``), written as plainly and as fast as we could, and writes th
 same rounds. The double-dummy solver is timed on one thread: from 8 tricks left, and on whole
 hands (``--dd-full``, 100 ``classic`` and 20 ``thousand`` deals by default; each hand's time is
 appended to ``--dd-log`` as it is solved, and a run stopped part way goes on from it). Its times
-are the solving thread's processor time (``time.thread_time``), which leaves out the waits of a
-shared machine's virtual cores; on a quiet machine they equal the wall clock.
+are the solving thread's processor time (``time.thread_time``), which leaves out what the thread
+waits on other work of this machine (a slower host it does not: that shows in both clocks).
 """
 from __future__ import annotations
 

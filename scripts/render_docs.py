@@ -62,10 +62,13 @@ def _format(x: float, fmt: str) -> str:
 
 
 def fig_json(path: str, key: str, fmt: str = "g") -> str:
-    """A value of a JSON file by its dotted key (list items by index)."""
+    """A value of a JSON file by its dotted key (list items by index); ``fmt`` ``s``: a text as
+    it is, ``date``: the day of a time stamp (``2026-12-06T18:42:13Z``)."""
     x = _json(path)
     for k in key.split("."):
         x = x[int(k)] if isinstance(x, list) else x[k]
+    if fmt in ("s", "date"):
+        return str(x)[:10] if fmt == "date" else str(x)
     return _format(float(x), fmt)
 
 

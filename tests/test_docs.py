@@ -40,6 +40,13 @@ def test_a_planted_figure_is_caught():
     assert len(render_docs.typed_figures(typed)) == 1
 
 
+def test_a_text_is_quoted_as_it_is():
+    """A figure may be a text of its file (the machine a bench ran on) or the day of a time stamp."""
+    bench = json.loads((ROOT / "results" / "bench.json").read_text())["double_dummy_run"]
+    assert render_docs.fig_json("results/bench.json", "double_dummy_run.machine.cpu", "s") == bench["machine"]["cpu"]
+    assert render_docs.fig_json("results/bench.json", "double_dummy_run.when", "date") == bench["when"][:10]
+
+
 def test_the_check_names_a_stale_figure(tmp_path, monkeypatch, capsys):
     for name in render_docs.DOCS:
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)

@@ -545,7 +545,7 @@ def test_policy_specs():
     # close left out is the preset's (classic and thousand measured stronger at 6, classic-pass4 at 5); written out,
     # the number
     spec, row = policy_row("pimc", "classic")
-    assert spec == "pimc" and list(row) == [3, 80, 6, 1, 1, 0, 16, 6]
+    assert spec == "pimc" and list(row) == [3, 160, 6, 1, 1, 0, 16, 6]
     # so is dd (classic, classic-pass4, modern, modern-15 and three-hand measured stronger at 6, thousand at 5,
     # double-deck at 7)
     for name, preset, dd in (("pimc", "thousand", 5), ("pimc", "classic", 6), ("pimc", "modern", 6),
@@ -557,11 +557,14 @@ def test_policy_specs():
                              ("pimc:dd=6", "double-deck", 6)):
         assert policy_row(name, preset)[1][2] == dd
     assert policy_row("pimc:dd=3", "thousand")[0] == "pimc:dd=3"
-    # worlds is 80 in every preset (measured stronger than 40 in each); written out, the number, and spelled
-    for name, preset, worlds in (("pimc", "thousand", 80), ("pimc", "classic", 80), ("pimc", "three-hand", 80),
+    # worlds is 80 in every preset (measured stronger than 40 in each) but classic's 160 (stronger than 80 at six
+    # tricks solved); written out, the number, and spelled
+    for name, preset, worlds in (("pimc", "thousand", 80), ("pimc", "classic", 160), ("pimc", "three-hand", 80),
+                                 ("pimc", "classic-pass4", 80), ("pimc:worlds=80", "classic", 80),
                                  ("pimc:worlds=40", "thousand", 40), ("pimc:worlds=40", "double-deck", 40)):
         assert policy_row(name, preset)[1][1] == worlds
     assert policy_row("pimc:worlds=40", "thousand")[0] == "pimc:worlds=40"
+    assert policy_row("pimc:worlds=80", "classic")[0] == "pimc:worlds=80"
     for name, preset, close in (("pimc", "classic-pass4", 5), ("pimc", "thousand", 6), ("pimc:close=4", "classic", 4),
                                 ("pimc:close=4", "thousand", 4), ("pimc", "modern-15", 4)):
         assert policy_row(name, preset)[1][7] == close
@@ -590,6 +593,6 @@ def test_a_policy_in_full_names_every_option_and_plays_as_written():
             assert np.array_equal(policy_row(full, preset)[1], policy_row(name, preset)[1])
             base, _, options = full.partition(":")
             assert [o.split("=")[0] for o in options.split(",") if o] == list(POLICY_OPTIONS.get(base, {}))
-    assert in_full("pimc", "classic") == "pimc:worlds=80,dd=6,infer=1,objective=score,calls=0,chain=16,close=6"
+    assert in_full("pimc", "classic") == "pimc:worlds=160,dd=6,infer=1,objective=score,calls=0,chain=16,close=6"
     setup = Setup("classic", "pimc:worlds=40")
     assert setup.provenance(1, 10)["play_policy_in_full"] == [in_full("pimc:worlds=40", "classic")] * 4

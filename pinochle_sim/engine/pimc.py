@@ -49,9 +49,11 @@ from .scoring import score_hand
 from .variants import R
 
 #: Default worlds a decision: 80, where duplicate matches measured it stronger than 40 in every
-#: preset (CHANGELOG, 2026-12-05). A preset of :data:`WORLDS_BY_PRESET` would have its own.
+#: preset (CHANGELOG, 2026-12-05); a preset of :data:`WORLDS_BY_PRESET` has its own: 160 in
+#: ``classic``, where they measured it stronger than 80 once it solved six tricks (CHANGELOG,
+#: 2026-12-06).
 WORLDS = 80
-WORLDS_BY_PRESET: dict[str, int] = {}
+WORLDS_BY_PRESET = {"classic": 160}
 #: Default tricks left (the current one counted) from which worlds are solved double dummy: 6, where
 #: duplicate matches measured it stronger at a cost its search affords in every preset but those of
 #: :data:`DD_BY_PRESET`, which have their own (CHANGELOG, 2026-12-05 and -06).

@@ -67,8 +67,10 @@ def fig_json(path: str, key: str, fmt: str = "g") -> str:
     x = _json(path)
     for k in key.split("."):
         x = x[int(k)] if isinstance(x, list) else x[k]
-    if fmt in ("s", "date"):
-        return str(x)[:10] if fmt == "date" else str(x)
+    if fmt == "s":
+        return str(x)
+    if fmt == "date":
+        return str(x)[:10]
     return _format(float(x), fmt)
 
 

@@ -45,9 +45,17 @@ class Chunk:
         return f"{self.seed}-{self.start}-{self.count}"
 
 
-def chunks_of(seed: int, start: int, deals: int, size: int) -> list[Chunk]:
-    """Deals ``start .. start+deals-1`` of ``seed`` in chunks of ``size`` (the last may be short)."""
-    size = max(1, int(size))
+#: Deals a chunk holds at most where a seat's play samples (``pimc``: hundredths of a second to
+#: seconds a hand, where the other policies take microseconds): a chunk of the thousands of deals
+#: that suit fast play would run for an hour, the progress bar still and ``resume`` keeping nothing
+#: until its end; this many run in minutes at most.
+SAMPLING_CHUNK = 256
+
+
+def chunks_of(seed: int, start: int, deals: int, size: int, sampling: bool = False) -> list[Chunk]:
+    """Deals ``start .. start+deals-1`` of ``seed`` in chunks of ``size`` (the last may be short;
+    ``sampling``: a seat's play samples, at most :data:`SAMPLING_CHUNK`)."""
+    size = max(1, min(int(size), SAMPLING_CHUNK) if sampling else int(size))
     return [Chunk(seed, s, min(size, start + deals - s)) for s in range(start, start + deals, size)]
 
 

@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from pinochle_sim import runs
 from pinochle_sim.present.cli import main
 from pinochle_sim.runs import Run, Where, chunks_of
 from pinochle_sim.studies.simulate import simulate
@@ -17,6 +18,27 @@ def test_chunks_cover_the_deals_once():
     cs = chunks_of(7, 10, 25, 10)
     assert [(c.seed, c.start, c.count) for c in cs] == [(7, 10, 10), (7, 20, 10), (7, 30, 5)]
     assert chunks_of(7, 0, 0, 10) == []
+
+
+def test_a_sampling_players_run_comes_in_small_chunks(tmp_path, monkeypatch):
+    """``pimc``'s hands take seconds where the other policies' take microseconds: its runs come in
+    chunks of at most ``SAMPLING_CHUNK`` deals (so that the progress bar moves and ``--resume``
+    keeps its work as it goes), with the same result as one chunk."""
+    assert [c.count for c in chunks_of(7, 0, 600, 1 << 18, sampling=True)] == [256, 256, 88]
+    assert [c.count for c in chunks_of(7, 0, 600, 100, sampling=True)] == [100] * 6
+    policy = ["contract", "pimc:worlds=2,dd=3,close=0", "contract", "contract"]
+    done = []
+    monkeypatch.setattr(runs, "SAMPLING_CHUNK", 4)
+    simulate("thousand", 10, 3, tmp_path / "small.parquet", policy, progress=False, on_chunk=done.append)
+    assert [c.count for c in done] == [4, 4, 2]
+    done.clear()
+    simulate("thousand", 10, 3, tmp_path / "fast.parquet", "contract", progress=False, on_chunk=done.append)
+    assert [c.count for c in done] == [10]
+    monkeypatch.undo()
+    simulate("thousand", 10, 3, tmp_path / "whole.parquet", policy, progress=False, on_chunk=done.append)
+    assert [c.count for c in done] == [10, 10]
+    pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "small.parquet"),
+                                  pd.read_parquet(tmp_path / "whole.parquet"))
 
 
 def test_an_interrupted_run_resumes_to_the_uninterrupted_result(tmp_path):

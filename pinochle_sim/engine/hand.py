@@ -613,11 +613,17 @@ class Loop(NamedTuple):
 # The loops as the studies call them: each allocates its output, gives the kernel its types and
 # checks what it is given. Deal ``i`` is the same wherever and however often it is played.
 
+def samples(policy: np.ndarray) -> bool:
+    """Whether a seat of these play policies (kernel rows: :func:`policy_codes`) samples
+    (``pimc``): hundredths of a second to seconds a hand, where the other policies take microseconds."""
+    return bool((policy[:, 0] == PIMC).any())
+
+
 def _span(loop: Loop) -> int | None:
     """Deals a thread takes at a time: blocks of :data:`BLOCK` (a thread's workspace is made once
-    a span), but where a seat samples (``pimc``, milliseconds a deal) the spans ``in_spans``
-    makes by default, so that a run of a few thousand deals uses every thread."""
-    return None if (loop.policy[:, 0] == PIMC).any() else BLOCK
+    a span), but where a seat samples the spans ``in_spans`` makes by default, so that a run of a
+    few thousand deals uses every thread."""
+    return None if samples(loop.policy) else BLOCK
 
 
 def _deals(seed: int, start: int, n: int) -> tuple[np.int64, int]:

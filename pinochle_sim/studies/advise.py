@@ -22,7 +22,7 @@ from ..runs import HERE, Chunk, Run, Where, chunks_of
 from ..engine.cards import DECK_SIZE, SUITS, format_hand, hand_counts
 from ..engine.meld import meld_all_trumps
 from ..engine.auction import N_SITUATIONS, SITUATIONS, AuctionError, AuctionState, hand_worth
-from ..engine.hand import (COLUMNS, SIDE_TOTAL, TRICKS0, TRUMP, after_pass, declare_hand, others_score,
+from ..engine.hand import (COLUMNS, SIDE_TOTAL, TRICKS0, TRUMP, after_pass, declare_hand, others_score, samples,
                            worths_around)
 from .simulate import Setup
 from .stats import t975, wilson
@@ -46,9 +46,10 @@ def _after_pass_chunk(setup: Setup, counts: np.ndarray, index: np.ndarray, state
                       state.passed, state.high, state.high_seat)
 
 
-def _over_worlds(fn, n: int, seed: int, run: Run | None, tag: str) -> np.ndarray:
-    """``fn`` over the ``n`` worlds in chunks (positions in the list of deal numbers), joined."""
-    chunks = chunks_of(seed, 0, n, ADVISE_CHUNK)
+def _over_worlds(fn, setup: Setup, n: int, seed: int, run: Run | None, tag: str) -> np.ndarray:
+    """``fn`` over the ``n`` worlds in chunks (positions in the list of deal numbers), joined
+    (``setup``: the seats' play, which sets the chunks' size)."""
+    chunks = chunks_of(seed, 0, n, ADVISE_CHUNK, sampling=samples(setup.loop.policy))
     if run is None:
         with Run(HERE, {}, "worlds") as here:
             parts = [x for _, x in here.map(fn, chunks)]
@@ -81,7 +82,7 @@ def simulate_hand(hand, v: Variant | str = "thousand", deals: int | np.ndarray =
         return np.empty((0, len(trumps), len(COLUMNS)), np.int32)
     fn = partial(_declared_chunk, setup, counts, index, -1 if dealer is None else dealer,
                  np.asarray(trumps, np.int64))
-    return _over_worlds(fn, len(index), seed, run, "declared")
+    return _over_worlds(fn, setup, len(index), seed, run, "declared")
 
 
 def _named_after_kitty(rows: np.ndarray, melds: dict) -> dict:
@@ -259,7 +260,7 @@ def _values(counts, v: Variant, state: AuctionState, model, index: np.ndarray, s
     contract at that bid, minus the same when you pass now; and the highest bid whose mean is
     above zero. Both on the same sampled worlds (paired)."""
     setup = Setup(v, policy, model)
-    after = _over_worlds(partial(_after_pass_chunk, setup, counts, index, state), len(index), seed, run,
+    after = _over_worlds(partial(_after_pass_chunk, setup, counts, index, state), setup, len(index), seed, run,
                          "after pass")
     total, ok = rows[:, SIDE_TOTAL], rows[:, TRICKS0] >= v.min_tricks
     defenders = others_score(v, rows, np.zeros(len(rows), np.int64))

@@ -26,7 +26,7 @@ import pandas as pd
 from .. import __version__
 from ..runs import HERE, Chunk, Run, Where, chunks_of
 from ..engine.hand import (BID, BID_ACES, BID_MELD, BID_TENS, BIDDER, MADE, MELD0, POINTS0, SCORE0,
-                           SIDE_TOTAL, THROWN, TRICKS0, others_score, partner_meld, play_rows, side_of)
+                           SIDE_TOTAL, THROWN, TRICKS0, others_score, partner_meld, play_rows, samples, side_of)
 from .simulate import Setup
 from .stats import holm, mean_se, paired
 from ..engine.auction import MAX_CARDS, N_BANDS
@@ -131,7 +131,7 @@ def metric_values(v: Variant, deals: int, seed: int, policy: str = DEFAULT_POLIC
     rec, band = _recommendation_lookup(v, policy, seed, table_deals)
     setups = [Setup(v, policy, forced_bidder=seat) for seat in range(v.players)] + [Setup(v, policy, bidding)]
     fn = partial(metric_chunk, v, setups, rec, band)
-    chunks = chunks_of(seed, start, deals, chunk)
+    chunks = chunks_of(seed, start, deals, chunk, sampling=samples(setups[-1].loop.policy))
     if run is None:
         with Run(HERE, {}, "comparing") as here:
             parts = [x for _, x in here.map(fn, chunks)]

@@ -21,7 +21,7 @@ from .. import __version__
 from ..files import atomic_write
 from ..runs import Chunk, Run, Where, chunks_of
 from ..engine.hand import (BID_ACES, BID_MELD, BID_TENS, BID_TRUMPS, EVERY_SEAT, MELD0, POINTS0, SIDE_TOTAL, TRICKS0,
-                           Loop, fixed_bidding, partner_meld, play_rows, play_rows_dd)
+                           Loop, fixed_bidding, partner_meld, play_rows, play_rows_dd, policy_codes, samples)
 from ..engine.auction import MAX_CARDS, MAX_TRUMPS, N_BANDS
 from ..engine.deal import check_deals
 from ..engine.variants import Variant, band_width, variant
@@ -194,7 +194,8 @@ def declarer_stats(v: Variant | str = "thousand", deals: int = 100_000, seed: in
     v = variant(v) if isinstance(v, str) else v
     check_deals(deals, seed, start)
     stats = DeclarerStats(v, policy, seed, deals, start, dd_from=dd_from)
-    chunks = chunks_of(seed, start, deals, chunk if dd_from is None else min(chunk, 64))
+    chunks = chunks_of(seed, start, deals, chunk if dd_from is None else min(chunk, 64),
+                       sampling=samples(policy_codes(v, policy)[1]))
     identity = {"command": "declarer_stats", **stats.provenance(), "chunk": chunk}
     with Run(where, identity, "declaring" if dd_from is None else "declaring, double dummy", progress) as run:
         for _, part in run.map(partial(declare_chunk, v, policy, dd_from), chunks):

@@ -28,7 +28,7 @@ from .. import __version__
 from .._numba import ijit, in_spans, njit
 from ..runs import HERE, Chunk, Run, Where, chunks_of
 from ..engine.auction import MAX_CARDS, MAX_TRUMPS, N_BANDS, SITUATIONS
-from ..engine.hand import BID, BIDDER, COLUMNS, MADE, SCORE0, THROWN, play_block, side_of, workspace
+from ..engine.hand import BID, BIDDER, COLUMNS, MADE, SCORE0, THROWN, play_block, samples, side_of, workspace
 from .simulate import Setup
 from .stats import wilson
 from .strategies import Strategy, strategy
@@ -160,7 +160,7 @@ def play_matches(v: Variant | str, *sides: Strategy | str, matches: int = 1, see
     if matches < 0 or start < 0:
         raise ValueError(f"matches {start}..{start + matches - 1}: a first match and a count of at least 0")
     setup = Setup(v, policy, [strats[v.team(p)] for p in range(v.players)])
-    chunks = chunks_of(seed, start, matches, MATCH_CHUNK)
+    chunks = chunks_of(seed, start, matches, MATCH_CHUNK, sampling=samples(setup.loop.policy))
     if run is None:
         with Run(HERE, {}, "matches") as here:
             parts = [x for _, x in here.map(partial(match_chunk, setup), chunks)]

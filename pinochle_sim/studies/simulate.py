@@ -18,7 +18,8 @@ from .. import __version__
 from ..engine.auction import compile_bidding
 from ..engine.cards import COPIES, N_KINDS, SUITS
 from ..engine.deal import check_deals
-from ..engine.hand import C, COLUMNS, TRUMP, Loop, columns, max_calls, play_rows, play_rows_dd, policy_codes
+from ..engine.hand import (C, COLUMNS, TRUMP, Loop, columns, max_calls, play_rows, play_rows_dd, policy_codes,
+                           samples)
 from ..engine.variants import Variant, band_width, meld_unit, variant
 from ..engine.tricks import DEFAULT_POLICY, in_full
 from ..files import atomic_write, sidecar
@@ -131,7 +132,8 @@ def _desc(dd_from: int | None) -> str:
 def _chunks(setup: Setup, deals: int, seed: int, start: int, chunk: int, dd_from: int | None) -> list[Chunk]:
     check_deals(deals, seed, start)
     check_dd_from(setup.variant, dd_from)
-    return chunks_of(seed, start, deals, min(chunk, 64) if dd_from is not None else chunk)
+    return chunks_of(seed, start, deals, min(chunk, 64) if dd_from is not None else chunk,
+                     sampling=samples(setup.loop.policy))
 
 
 def iter_play(v: Variant | str = "thousand", deals: int = 10_000, seed: int = 0, start: int = 0,

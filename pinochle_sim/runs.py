@@ -47,8 +47,8 @@ class Chunk:
 
 #: Deals a chunk holds at most where a seat's play samples (``pimc``: hundredths of a second to
 #: seconds a hand, where the other policies take microseconds): a chunk of the thousands of deals
-#: that suit fast play would run for an hour, the progress bar still and ``resume`` keeping nothing
-#: until its end; this many run in minutes at most.
+#: that suit fast play would run for most of an hour, the progress bar still and ``resume``
+#: keeping nothing until its end; this many run in minutes at most.
 SAMPLING_CHUNK = 256
 
 

@@ -43,10 +43,10 @@ def test_a_kernel_called_with_constants_is_compiled_once():
 def test_only_a_sampling_play_has_a_search():
     assert Setup("thousand", "contract").loop.search is None
     assert Setup("thousand", ["heuristic", "random", "contract", "heuristic"]).loop.search is None
-    assert Setup("thousand", "pimc").loop.search == 6 * 4                     # thousand: close=6 tricks of 4 cards
+    assert Setup("thousand", "pimc").loop.search == 6 * 4                     # thousand: dd=6 tricks of 4 cards
     assert Setup("thousand", "pimc:dd=4").loop.search == 6 * 4                # thousand: close=6 tricks
-    assert Setup("thousand", "pimc:close=0").loop.search == 5 * 4
-    assert Setup("thousand", "pimc:close=4").loop.search == 5 * 4
+    assert Setup("thousand", "pimc:dd=5,close=0").loop.search == 5 * 4
+    assert Setup("thousand", "pimc:dd=5,close=4").loop.search == 5 * 4
     assert Setup("modern", "pimc:close=0").loop.search == 6 * 4               # modern: dd=6 tricks
     assert Setup("three-hand", "pimc:close=0").loop.search == 6 * 3           # three-hand: dd=6 tricks of 3 cards
     assert Setup("double-deck", "pimc:close=0").loop.search == 7 * 4          # double-deck: dd=7

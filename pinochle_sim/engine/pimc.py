@@ -56,14 +56,14 @@ WORLDS = 80
 WORLDS_BY_PRESET = {"classic": 160}
 #: Default tricks left (the current one counted) from which worlds are solved double dummy: 6, where
 #: duplicate matches measured it stronger at a cost its search affords in every preset but those of
-#: :data:`DD_BY_PRESET`, which have their own (CHANGELOG, 2026-12-05 and -06).
+#: :data:`DD_BY_PRESET`, which have their own (CHANGELOG, 2026-12-05, -06 and -07).
 DD_TRICKS = 6
-DD_BY_PRESET = {"thousand": 5, "double-deck": 7}
+DD_BY_PRESET = {"double-deck": 7}
 #: Default tricks left from which a decision whose rollouts find the contract in doubt is solved
 #: double dummy (on fresh worlds): at most ``dd`` is never. A preset of :data:`CLOSE_BY_PRESET`
 #: has its own, measured so (docs/card-play.md has the figures). Where a preset's ``dd`` reached its
 #: ``close`` it no longer acts (read the two tables); it stays so that each preset's player before a
-#: step in ``dd`` (``pimc:dd=5`` in ``classic``) is that player, option for option.
+#: step in ``dd`` (``pimc:dd=5`` in ``classic`` and ``thousand``) is that player, option for option.
 CLOSE = 4
 CLOSE_BY_PRESET = {"classic": 6, "classic-pass4": 5, "thousand": 6}
 #: Default: worlds drawn from the cards alone, not checked against the meld not shown. A preset of

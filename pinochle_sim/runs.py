@@ -50,12 +50,22 @@ class Chunk:
 #: that suit fast play would run for most of an hour, the progress bar still and ``resume``
 #: keeping nothing until its end; this many run in minutes at most.
 SAMPLING_CHUNK = 256
+#: Deals a chunk holds at most where every hand is also solved double dummy (``dd_from``): the
+#: solve takes milliseconds to minutes a hand, by the trick it starts from.
+DD_CHUNK = 64
 
 
-def chunks_of(seed: int, start: int, deals: int, size: int, sampling: bool = False) -> list[Chunk]:
-    """Deals ``start .. start+deals-1`` of ``seed`` in chunks of ``size`` (the last may be short;
-    ``sampling``: a seat's play samples, at most :data:`SAMPLING_CHUNK`)."""
-    size = max(1, min(int(size), SAMPLING_CHUNK) if sampling else int(size))
+def chunks_of(seed: int, start: int, deals: int, size: int, sampling: bool = False,
+              dd: bool = False) -> list[Chunk]:
+    """Deals ``start .. start+deals-1`` of ``seed`` in chunks of ``size`` (the last may be short),
+    at most :data:`SAMPLING_CHUNK` where a seat's play samples (``sampling``) and at most
+    :data:`DD_CHUNK` where the hands are solved double dummy too (``dd``)."""
+    size = int(size)
+    if sampling:
+        size = min(size, SAMPLING_CHUNK)
+    if dd:
+        size = min(size, DD_CHUNK)
+    size = max(1, size)
     return [Chunk(seed, s, min(size, start + deals - s)) for s in range(start, start + deals, size)]
 
 

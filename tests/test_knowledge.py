@@ -549,9 +549,9 @@ def test_policy_specs():
     # so is dd (classic, classic-pass4, modern, modern-15, three-hand and thousand measured stronger at 6,
     # double-deck at 7)
     for name, preset, dd in (("pimc", "thousand", 6), ("pimc:dd=5", "thousand", 5), ("pimc", "classic", 6),
-                             ("pimc", "modern", 6),
-                             ("pimc", "modern-15", 6), ("pimc", "double-deck", 7), ("pimc", "classic-pass4", 6),
-                             ("pimc", "three-hand", 6), ("pimc:dd=5", "modern", 5), ("pimc:dd=5", "modern-15", 5),
+                             ("pimc", "modern", 6), ("pimc", "modern-15", 6), ("pimc", "double-deck", 7),
+                             ("pimc", "classic-pass4", 6), ("pimc", "three-hand", 6), ("pimc:dd=5", "modern", 5),
+                             ("pimc:dd=5", "modern-15", 5),
                              ("pimc:dd=3", "classic", 3), ("pimc:dd=3", "double-deck", 3),
                              ("pimc:dd=5", "classic-pass4", 5), ("pimc:dd=5", "three-hand", 5),
                              ("pimc:dd=4", "double-deck", 4), ("pimc:dd=5", "double-deck", 5),

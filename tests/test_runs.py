@@ -26,6 +26,7 @@ def test_a_sampling_players_run_comes_in_small_chunks(tmp_path, monkeypatch):
     keeps its work as it goes), with the same result as one chunk."""
     assert [c.count for c in chunks_of(7, 0, 600, 1 << 18, sampling=True)] == [256, 256, 88]
     assert [c.count for c in chunks_of(7, 0, 600, 100, sampling=True)] == [100] * 6
+    assert [c.count for c in chunks_of(7, 0, 200, 1 << 18, sampling=True, dd=True)] == [64, 64, 64, 8]
     policy = ["contract", "pimc:worlds=2,dd=3,close=0", "contract", "contract"]
     done = []
     monkeypatch.setattr(runs, "SAMPLING_CHUNK", 4)

@@ -194,8 +194,8 @@ def declarer_stats(v: Variant | str = "thousand", deals: int = 100_000, seed: in
     v = variant(v) if isinstance(v, str) else v
     check_deals(deals, seed, start)
     stats = DeclarerStats(v, policy, seed, deals, start, dd_from=dd_from)
-    chunks = chunks_of(seed, start, deals, chunk if dd_from is None else min(chunk, 64),
-                       sampling=samples(policy_codes(v, policy)[1]))
+    chunks = chunks_of(seed, start, deals, chunk, sampling=samples(policy_codes(v, policy)[1]),
+                       dd=dd_from is not None)
     identity = {"command": "declarer_stats", **stats.provenance(), "chunk": chunk}
     with Run(where, identity, "declaring" if dd_from is None else "declaring, double dummy", progress) as run:
         for _, part in run.map(partial(declare_chunk, v, policy, dd_from), chunks):

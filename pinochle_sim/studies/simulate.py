@@ -132,8 +132,7 @@ def _desc(dd_from: int | None) -> str:
 def _chunks(setup: Setup, deals: int, seed: int, start: int, chunk: int, dd_from: int | None) -> list[Chunk]:
     check_deals(deals, seed, start)
     check_dd_from(setup.variant, dd_from)
-    return chunks_of(seed, start, deals, min(chunk, 64) if dd_from is not None else chunk,
-                     sampling=samples(setup.loop.policy))
+    return chunks_of(seed, start, deals, chunk, sampling=samples(setup.loop.policy), dd=dd_from is not None)
 
 
 def iter_play(v: Variant | str = "thousand", deals: int = 10_000, seed: int = 0, start: int = 0,

@@ -545,10 +545,11 @@ def test_policy_specs():
     # close left out is the preset's (classic and thousand measured stronger at 6, classic-pass4 at 5); written out,
     # the number
     spec, row = policy_row("pimc", "classic")
-    assert spec == "pimc" and list(row) == [3, 160, 6, 1, 1, 0, 16, 6]
-    # so is dd (classic, classic-pass4, modern, modern-15, three-hand and thousand measured stronger at 6,
+    assert spec == "pimc" and list(row) == [3, 160, 7, 1, 1, 0, 16, 6]
+    # so is dd (classic-pass4, modern, modern-15, three-hand and thousand measured stronger at 6, classic and
     # double-deck at 7)
-    for name, preset, dd in (("pimc", "thousand", 6), ("pimc:dd=5", "thousand", 5), ("pimc", "classic", 6),
+    for name, preset, dd in (("pimc", "thousand", 6), ("pimc:dd=5", "thousand", 5), ("pimc", "classic", 7),
+                             ("pimc:dd=6", "classic", 6),
                              ("pimc", "modern", 6), ("pimc", "modern-15", 6), ("pimc", "double-deck", 7),
                              ("pimc", "classic-pass4", 6), ("pimc", "three-hand", 6), ("pimc:dd=5", "modern", 5),
                              ("pimc:dd=5", "modern-15", 5),
@@ -594,6 +595,6 @@ def test_a_policy_in_full_names_every_option_and_plays_as_written():
             assert np.array_equal(policy_row(full, preset)[1], policy_row(name, preset)[1])
             base, _, options = full.partition(":")
             assert [o.split("=")[0] for o in options.split(",") if o] == list(POLICY_OPTIONS.get(base, {}))
-    assert in_full("pimc", "classic") == "pimc:worlds=160,dd=6,infer=1,objective=score,calls=0,chain=16,close=6"
+    assert in_full("pimc", "classic") == "pimc:worlds=160,dd=7,infer=1,objective=score,calls=0,chain=16,close=6"
     setup = Setup("classic", "pimc:worlds=40")
     assert setup.provenance(1, 10)["play_policy_in_full"] == [in_full("pimc:worlds=40", "classic")] * 4

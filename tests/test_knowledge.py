@@ -546,12 +546,13 @@ def test_policy_specs():
     # the number
     spec, row = policy_row("pimc", "classic")
     assert spec == "pimc" and list(row) == [3, 160, 7, 1, 1, 0, 16, 6]
-    # so is dd (classic-pass4, modern, modern-15, three-hand and thousand measured stronger at 6, classic and
+    # so is dd (modern, modern-15, three-hand and thousand measured stronger at 6, classic, classic-pass4 and
     # double-deck at 7)
     for name, preset, dd in (("pimc", "thousand", 6), ("pimc:dd=5", "thousand", 5), ("pimc", "classic", 7),
                              ("pimc:dd=6", "classic", 6),
                              ("pimc", "modern", 6), ("pimc", "modern-15", 6), ("pimc", "double-deck", 7),
-                             ("pimc", "classic-pass4", 6), ("pimc", "three-hand", 6), ("pimc:dd=5", "modern", 5),
+                             ("pimc", "classic-pass4", 7), ("pimc:dd=6", "classic-pass4", 6),
+                             ("pimc", "three-hand", 6), ("pimc:dd=5", "modern", 5),
                              ("pimc:dd=5", "modern-15", 5),
                              ("pimc:dd=3", "classic", 3), ("pimc:dd=3", "double-deck", 3),
                              ("pimc:dd=5", "classic-pass4", 5), ("pimc:dd=5", "three-hand", 5),

@@ -57,6 +57,8 @@ def test_only_a_sampling_play_has_a_search():
     assert Setup("classic", ["contract", "pimc:dd=0,close=0", "contract", "contract"]).loop.search == 0
     assert Setup("classic", "pimc").loop.search == 7 * 4                      # classic: dd=7
     assert Setup("classic", "pimc:dd=6").loop.search == 6 * 4                 # the player before
+    assert Setup("classic-pass4", "pimc").loop.search == 7 * 4                # classic-pass4: dd=7
+    assert Setup("classic-pass4", "pimc:dd=6").loop.search == 6 * 4           # the player before
     assert np.array_equal(Setup("classic", "pimc").loop.policy[:, 0], [3, 3, 3, 3])
 
 

@@ -58,7 +58,7 @@ WORLDS_BY_PRESET = {"classic": 160}
 #: duplicate matches measured it stronger at a cost its search affords in every preset but those of
 #: :data:`DD_BY_PRESET`, which have their own (CHANGELOG, 2026-12-05 to -07).
 DD_TRICKS = 6
-DD_BY_PRESET = {"classic": 7, "double-deck": 7}
+DD_BY_PRESET = {"classic": 7, "classic-pass4": 7, "double-deck": 7}
 #: Default tricks left from which a decision whose rollouts find the contract in doubt is solved
 #: double dummy (on fresh worlds): at most ``dd`` is never. A preset of :data:`CLOSE_BY_PRESET`
 #: has its own, measured so (docs/card-play.md has the figures). Where a preset's ``dd`` reached its

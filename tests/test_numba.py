@@ -55,10 +55,9 @@ def test_only_a_sampling_play_has_a_search():
     assert Setup("classic", ["contract", "pimc:dd=0", "contract", "contract"]).loop.search == 6 * 4  # classic: close=6
     assert Setup("classic", ["contract", "pimc:dd=0,close=4", "contract", "contract"]).loop.search == 4 * 4
     assert Setup("classic", ["contract", "pimc:dd=0,close=0", "contract", "contract"]).loop.search == 0
-    assert Setup("classic", "pimc").loop.search == 7 * 4                      # classic: dd=7
-    assert Setup("classic", "pimc:dd=6").loop.search == 6 * 4                 # the player before
-    assert Setup("classic-pass4", "pimc").loop.search == 7 * 4                # classic-pass4: dd=7
-    assert Setup("classic-pass4", "pimc:dd=6").loop.search == 6 * 4           # the player before
+    for preset in ("classic", "classic-pass4"):                               # dd=7 in both
+        assert Setup(preset, "pimc").loop.search == 7 * 4
+        assert Setup(preset, "pimc:dd=6").loop.search == 6 * 4                # the player before
     assert np.array_equal(Setup("classic", "pimc").loop.policy[:, 0], [3, 3, 3, 3])
 
 
